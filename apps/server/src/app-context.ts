@@ -1,0 +1,16 @@
+import { createRequire } from 'node:module';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import type { Engines } from './media/engines.js';
+
+/** What the running app is built from; routes receive it instead of reaching for globals. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  engines: Engines;
+  version: string;
+}
+
+export const APP_VERSION: string = (
+  createRequire(import.meta.url)('../package.json') as { version: string }
+).version;

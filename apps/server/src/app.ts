@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerWebApp } from './plugins/web-app.js';
+import { healthRoutes } from './routes/health/health-routes.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Headers whose values are credentials: never written to the log. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+];
+
+export async function buildApp(context: AppContext) {
+  const { config } = context;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' } },
+    bodyLimit: 1024 * 1024,
+    // Keep a caller's request id when it is well formed, so logs can be joined across services.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine injects its CSS variables in <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.publicUrl.startsWith('https://'),
+    crossOriginEmbedderPolicy: false,
+  });
+
+  registerErrorHandler(app);
+  await app.register(healthRoutes(context));
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,99 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable is validated at start-up; a bad value
+ * stops the process with a message that names the variable.
+ */
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const optionalUrl = (protocols: string[]) =>
+  optionalText.refine(
+    (value) => value === undefined || protocols.some((p) => value.startsWith(`${p}://`)),
+    { message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}` },
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce
+    .number({ message: 'must be a whole number from 0 to 65535' })
+    .int('must be a whole number from 0 to 65535')
+    .min(0, 'must be a whole number from 0 to 65535')
+    .max(65535, 'must be a whole number from 0 to 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  JWT_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
+  PUBLIC_URL: optionalUrl(['http', 'https']),
+  ADMIN_EMAIL: optionalText,
+  ADMIN_PASSWORD: optionalText,
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
+  CHROMIUM_PATH: z.string().trim().min(1).default('chromium'),
+  CONTACT_URL: optionalUrl(['http', 'https']),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: optionalText,
+});
+
+const SECRET_VARIABLE = /SECRET|PASSWORD|KEY|_URL$/;
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      // Show what was given, except where the value may be or contain a credential.
+      const shown = SECRET_VARIABLE.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+      return `  ${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER=stripe',
+    );
+  }
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    );
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    },
+    engines: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH, chromium: e.CHROMIUM_PATH },
+    contactUrl: e.CONTACT_URL,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR,
+  };
+}

@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrateToLatest } from './migrator.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` selects PostgreSQL; otherwise SQLite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL only: run inside this schema (tests use a fresh one per run). */
+  schema?: string;
+}
+
+// COUNT(*) and other int8 results arrive as strings from pg; every count we keep fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SQLite(join(dataDir, 'refract.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function openPostgres(connectionString: string, schema?: string): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens the database the configuration names and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const kind: DatabaseKind = options.databaseUrl ? 'postgres' : 'sqlite';
+  const db =
+    kind === 'postgres'
+      ? openPostgres(options.databaseUrl!, options.schema)
+      : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(db, kind === 'postgres' ? options.schema : undefined);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { db, kind, close: () => db.destroy() };
+}

@@ -1,0 +1,22 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as m001 from './migrations/001-app-settings.js';
+
+/** Migrations live in code, in order; names never change once released. */
+const migrations: Record<string, Migration> = {
+  '001-app-settings': m001,
+};
+
+/** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { EngineStatus, Health } from '@refract/contracts';
+
+export type Engines = Health['engines'];
+
+const missing: EngineStatus = { available: false, version: null };
+
+/** Runs `command --version`-style probes with an argument array (never a shell) and a time limit. */
+function firstLineOf(command: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 10_000, windowsHide: true }, (err, stdout) => {
+      if (err) return resolve(null);
+      resolve(stdout.split('\n')[0]?.trim() || null);
+    });
+  });
+}
+
+async function detectSharp(): Promise<Engines['sharp']> {
+  try {
+    const { default: sharp } = await import('sharp');
+    const versions = sharp.versions as { sharp?: string; vips: string };
+    return { available: true, version: versions.sharp ?? null, libvips: versions.vips };
+  } catch {
+    return { ...missing, libvips: null };
+  }
+}
+
+async function detectMagick(): Promise<EngineStatus> {
+  try {
+    const { initializeImageMagick, Magick } = await import('@imagemagick/magick-wasm');
+    const require = createRequire(import.meta.url);
+    const wasm = await readFile(require.resolve('@imagemagick/magick-wasm/magick.wasm'));
+    await initializeImageMagick(wasm);
+    return { available: true, version: Magick.imageMagickVersion.split(' ')[1] ?? null };
+  } catch {
+    return missing;
+  }
+}
+
+async function detectFfmpeg(path: string): Promise<EngineStatus> {
+  const line = await firstLineOf(path, ['-hide_banner', '-version']);
+  const version = line?.match(/^ffmpeg version (\S+)/)?.[1];
+  return version ? { available: true, version } : missing;
+}
+
+async function detectChromium(path: string): Promise<EngineStatus> {
+  const line = await firstLineOf(path, ['--version']);
+  const version = line?.match(/(\d+\.\d+\.\d+\.\d+)/)?.[1];
+  return version ? { available: true, version } : missing;
+}
+
+/** Looks for every engine once, at start-up. A missing engine is reported, never fatal. */
+export async function detectEngines(paths: { ffmpeg: string; chromium: string }): Promise<Engines> {
+  const [sharp, magick, ffmpeg, chromium] = await Promise.all([
+    detectSharp(),
+    detectMagick(),
+    detectFfmpeg(paths.ffmpeg),
+    detectChromium(paths.chromium),
+  ]);
+  return { sharp, magick, ffmpeg, chromium };
+}

@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorEnvelope } from '@refract/contracts';
+import { AppError } from '../lib/app-error.js';
+
+/** Fastify's own error codes that map onto ours; anything else becomes a plain 4xx/500. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'validation_failed',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'validation_failed',
+  FST_ERR_RATE_LIMIT_REACHED: 'too_many_requests',
+};
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'too_many_requests';
+  if (status === 503) return 'service_unavailable';
+  return status >= 500 ? 'internal_error' : 'validation_failed';
+}
+
+/** One envelope for every error: `{ error, code, details? }`, never a stack trace. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      reply.headers(err.headers);
+      return reply.status(err.status).send({ error: err.message, code: err.code });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: issue.message ?? 'is invalid',
+      }));
+      const first = details[0];
+      const message = first
+        ? `Invalid ${first.path || 'request'}: ${first.message}`
+        : 'Invalid request';
+      return reply
+        .status(400)
+        .send({ error: message, code: 'validation_failed', details } satisfies ErrorEnvelope);
+    }
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'unhandled error');
+      return reply.status(status).send({ error: 'Internal server error', code: 'internal_error' });
+    }
+    const code = (err.code ? FASTIFY_CODES[err.code] : undefined) ?? codeForStatus(status);
+    return reply.status(status).send({ error: err.message, code } satisfies ErrorEnvelope);
+  });
+}
+
+/** The 404 envelope, for `/api/*` and anything the web app does not own. */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0];
+  return reply
+    .status(404)
+    .send({
+      error: `No route for ${request.method} ${path}`,
+      code: 'not_found',
+    } satisfies ErrorEnvelope);
+}

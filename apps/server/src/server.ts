@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { detectEngines } from './media/engines.js';
+import { APP_VERSION } from './app-context.js';
+import { buildApp } from './app.js';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const engines = await detectEngines(config.engines);
+  const app = await buildApp({ config, database, engines, version: APP_VERSION });
+
+  for (const [name, engine] of Object.entries(engines)) {
+    if (!engine.available)
+      app.log.warn(`engine ${name} not found: the tools that need it are disabled`);
+  }
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Refract ${APP_VERSION} on ${config.publicUrl} (db: ${database.kind})`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+  } else {
+    console.error('Refract failed to start:', err);
+  }
+  process.exit(1);
+});

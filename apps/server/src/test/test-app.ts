@@ -1,0 +1,42 @@
+import { loadConfig } from '../config.js';
+import { detectEngines, type Engines } from '../media/engines.js';
+import { APP_VERSION } from '../app-context.js';
+import { buildApp, type App } from '../app.js';
+import type { DatabaseKind } from '../db/database.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+let engines: Promise<Engines> | undefined;
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database, ready for `app.inject`. */
+export async function createTestApp(
+  kind: DatabaseKind = 'sqlite',
+  options: { env?: Record<string, string>; beforeReady?: (app: App) => void } = {},
+): Promise<TestApp> {
+  const env = options.env ?? {};
+  const database = await createTestDatabase(kind);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: database.options.dataDir,
+    WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
+    ...env,
+  });
+  engines ??= detectEngines(config.engines);
+  const app = await buildApp({ config, database, engines: await engines, version: APP_VERSION });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API can answer with. The web translates `errors.<code>`, so a code
+ * once published is never renamed.
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'not_found',
+  'method_not_allowed',
+  'unauthorized',
+  'forbidden',
+  'too_many_requests',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+  'service_unavailable',
+  'invalid_email',
+  'email_taken',
+  'weak_password',
+  'invalid_credentials',
+  'email_not_found',
+  'incorrect_answers',
+  'invalid_reset_token',
+  'invalid_language',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The one shape of every error response. */
+export const errorEnvelopeSchema = z.object({
+  error: z.string(),
+  code: z.enum(ERROR_CODES),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+const engine = z.object({
+  available: z.boolean(),
+  version: z.string().nullable(),
+});
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  db: z.enum(['sqlite', 'postgres']),
+  queue: z.enum(['local', 'redis']),
+  engines: z.object({
+    sharp: engine.extend({ libvips: z.string().nullable() }),
+    magick: engine,
+    ffmpeg: engine,
+    chromium: engine,
+  }),
+});
+
+export type Health = z.infer<typeof healthSchema>;
+export type EngineStatus = z.infer<typeof engine>;

@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './languages.js';
+export * from './services.js';
+export * from './health.js';
