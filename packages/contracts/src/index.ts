@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './languages.js';
 export * from './services.js';
 export * from './health.js';
+export * from './tools.js';

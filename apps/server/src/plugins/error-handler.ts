@@ -57,10 +57,8 @@ export function registerErrorHandler(app: FastifyInstance) {
 /** The 404 envelope, for `/api/*` and anything the web app does not own. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0];
-  return reply
-    .status(404)
-    .send({
-      error: `No route for ${request.method} ${path}`,
-      code: 'not_found',
-    } satisfies ErrorEnvelope);
+  return reply.status(404).send({
+    error: `No route for ${request.method} ${path}`,
+    code: 'not_found',
+  } satisfies ErrorEnvelope);
 }

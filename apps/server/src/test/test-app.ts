@@ -25,6 +25,7 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     DATA_DIR: database.options.dataDir,
     WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
+    REDIS_URL: process.env.REDIS_URL ?? '',
     ...env,
   });
   engines ??= detectEngines(config.engines);

@@ -1,0 +1,31 @@
+// Adds up the Vitest and Playwright JSON reports into the closing line CI reads.
+import { existsSync, readFileSync } from 'node:fs';
+
+const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+const unit = read('.ci/out/unit.json');
+if (unit) {
+  passed += unit.numPassedTests;
+  failed += unit.numFailedTests;
+  skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+} else {
+  console.log('No unit test report (.ci/out/unit.json).');
+  failed += 1;
+}
+
+const e2e = read('.ci/out/e2e.json');
+if (e2e) {
+  passed += e2e.stats.expected + e2e.stats.flaky;
+  failed += e2e.stats.unexpected;
+  skipped += e2e.stats.skipped;
+} else {
+  console.log('No browser test report (.ci/out/e2e.json).');
+  failed += 1;
+}
+
+const failedSteps = Number(process.argv[2] ?? 0);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || failedSteps > 0 ? 1 : 0);

@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { expect, overflowsHorizontally, test } from './fixtures';
+
+const SCREENSHOTS = 'e2e/screenshots';
+
+test('home renders inside the header and footer, and nav is client-side', async ({
+  strictPage: page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle(/Refract/);
+
+  // A marker on window survives client-side navigation but not a full page load.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+  await page.getByRole('banner').getByRole('link', { name: 'Convert', exact: true }).click();
+  await expect(page).toHaveURL(/\/convert$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Convert image' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+});
+
+test('a deep link loads the app, and unknown pages show a not-found page', async ({
+  strictPage: page,
+}) => {
+  await page.goto('/admin/plans');
+  await expect(page.getByRole('heading', { level: 1, name: 'Plans management' })).toBeVisible();
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+});
+
+test('the Features menu lists the nine image tools', async ({ strictPage: page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Features' }).click();
+  await expect(page.getByRole('menuitem')).toHaveCount(9);
+});
+
+test('Arabic switches the page to right-to-left', async ({ strictPage: page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Language' }).click();
+  await page.getByRole('radio', { name: 'العربية' }).check();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+});
+
+for (const width of [375, 1280]) {
+  for (const language of ['en', 'ar']) {
+    test(`no horizontal overflow at ${width}px in ${language}`, async ({ strictPage: page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.addInitScript((lang) => localStorage.setItem('refract.language', lang), language);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      for (const path of ['/', '/convert']) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await overflowsHorizontally(page)).toBe(false);
+        const name = path === '/' ? 'home' : path.slice(1);
+        await page.screenshot({
+          path: `${SCREENSHOTS}/${name}-${language}-${width}.png`,
+          fullPage: true,
+        });
+      }
+    });
+  }
+}
+
+test('the mobile menu opens and lists Convert, Compress and account links', async ({
+  strictPage: page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.locator('#mobile-menu');
+  await expect(menu.getByRole('link')).toHaveText([
+    'Convert',
+    'Compress',
+    'Plans',
+    'Log in',
+    'Sign up',
+  ]);
+  await menu.getByRole('link', { name: 'Compress' }).click();
+  await expect(page).toHaveURL(/\/compress$/);
+});

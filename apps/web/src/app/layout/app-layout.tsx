@@ -1,0 +1,22 @@
+import { Box } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Footer } from './footer';
+import { Header } from './header';
+
+/** The shared header and footer around every page. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  return (
+    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <a href="#main" className="skip-link">
+        {t('nav.skipToContent')}
+      </a>
+      <Header />
+      <Box component="main" id="main" tabIndex={-1} style={{ flex: 1 }}>
+        <Outlet />
+      </Box>
+      <Footer />
+    </Box>
+  );
+}

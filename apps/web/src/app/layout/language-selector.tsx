@@ -1,0 +1,47 @@
+import { Button, Popover, Radio, Stack } from '@mantine/core';
+import { useDirection } from '@mantine/core';
+import { IconLanguage } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGE_NAMES, LANGUAGES, isLanguage } from '@refract/contracts';
+import { currentLanguage, directionOf, setLanguage } from '../../lib/i18n';
+
+/** A radio choice among the 7 languages; switching applies at once, direction included. */
+export function LanguageSelector() {
+  const { t } = useTranslation();
+  const { setDirection } = useDirection();
+  const [opened, setOpened] = useState(false);
+  const language = currentLanguage();
+
+  async function choose(value: string) {
+    if (!isLanguage(value)) return;
+    await setLanguage(value);
+    setDirection(directionOf(value));
+    setOpened(false);
+  }
+
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" shadow="md" withArrow>
+      <Popover.Target>
+        <Button
+          variant="subtle"
+          color="gray"
+          leftSection={<IconLanguage size={18} aria-hidden />}
+          onClick={() => setOpened((o) => !o)}
+          aria-label={t('nav.language')}
+        >
+          {LANGUAGE_NAMES[language]}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Radio.Group value={language} onChange={choose} label={t('nav.language')}>
+          <Stack gap="xs" mt="xs">
+            {LANGUAGES.map((code) => (
+              <Radio key={code} value={code} label={LANGUAGE_NAMES[code]} lang={code} />
+            ))}
+          </Stack>
+        </Radio.Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,38 @@
+import {
+  IconArrowsMaximize,
+  IconBlur,
+  IconCode,
+  IconCrop,
+  IconFileMusic,
+  IconMoodHappy,
+  IconMovie,
+  IconPhotoDown,
+  IconRotateClockwise,
+  IconTransform,
+  IconVideoMinus,
+  IconVolume,
+  IconWriting,
+  type Icon,
+} from '@tabler/icons-react';
+
+/** The icon of each tool, chosen by its route (spec: "an icon chosen by route"). */
+const ICONS: Record<string, Icon> = {
+  '/convert': IconTransform,
+  '/compress': IconPhotoDown,
+  '/html-to-image': IconCode,
+  '/rotate': IconRotateClockwise,
+  '/crop': IconCrop,
+  '/watermark': IconWriting,
+  '/meme-generator': IconMoodHappy,
+  '/blur-face': IconBlur,
+  '/upscale': IconArrowsMaximize,
+  '/convertaudio': IconFileMusic,
+  '/compress-audio': IconVolume,
+  '/convertvideo': IconMovie,
+  '/compress-video': IconVideoMinus,
+};
+
+export function ToolIcon({ route, size = 20 }: { route: string; size?: number }) {
+  const Component = ICONS[route] ?? IconTransform;
+  return <Component size={size} stroke={1.6} aria-hidden />;
+}

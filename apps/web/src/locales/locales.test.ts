@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, LANGUAGES } from '@refract/contracts';
+
+type Tree = { [key: string]: string | Tree };
+
+function load(language: string): Tree {
+  return JSON.parse(readFileSync(new URL(`./${language}.json`, import.meta.url), 'utf8'));
+}
+
+/** Every leaf as "a.b.c" → value. */
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of flatten(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
+
+const english = flatten(load('en'));
+
+describe('translations', () => {
+  it('English has a message for every error code', () => {
+    for (const code of ERROR_CODES) expect(english.has(`errors.${code}`), code).toBe(true);
+  });
+
+  describe.each(LANGUAGES.filter((l) => l !== 'en'))('%s', (language) => {
+    const translated = flatten(load(language));
+
+    it('has exactly the English keys', () => {
+      expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
+    });
+
+    it('keeps every placeholder', () => {
+      for (const [key, value] of english) {
+        expect(placeholders(translated.get(key) ?? ''), key).toEqual(placeholders(value));
+      }
+    });
+
+    it('is a real translation: at most 10% of values identical to English', () => {
+      const same = [...english].filter(([key, value]) => translated.get(key) === value);
+      expect(same.length / english.size).toBeLessThanOrEqual(0.1);
+    });
+  });
+});

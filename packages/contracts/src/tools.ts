@@ -1,0 +1,116 @@
+import type { Service } from './services.js';
+
+export type ToolCategory = 'image' | 'audio' | 'video';
+
+export interface ToolEntry {
+  /** Stable id; also the i18n key under `tools.<id>`. */
+  id: string;
+  /** The page's route (spec section 2). */
+  route: string;
+  category: ToolCategory;
+  /** The service a use is charged to. Convert picks between two by target format. */
+  services: readonly Service[];
+  /** Largest upload in bytes (spec section 9). */
+  maxUploadBytes: number;
+}
+
+const MB = 1024 * 1024;
+
+/** The tools catalogue: one entry per tool page, in the order the nav shows them. */
+export const TOOLS = [
+  {
+    id: 'convert',
+    route: '/convert',
+    category: 'image',
+    services: ['convert-to-jpg', 'convert-from-jpg'],
+    maxUploadBytes: 100 * MB,
+  },
+  {
+    id: 'compress',
+    route: '/compress',
+    category: 'image',
+    services: ['optimize-compress'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'htmlToImage',
+    route: '/html-to-image',
+    category: 'image',
+    services: ['convert-html-to-image'],
+    maxUploadBytes: 1 * MB,
+  },
+  {
+    id: 'rotate',
+    route: '/rotate',
+    category: 'image',
+    services: ['modify-rotate'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'crop',
+    route: '/crop',
+    category: 'image',
+    services: ['modify-crop'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'watermark',
+    route: '/watermark',
+    category: 'image',
+    services: ['security-watermark'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'meme',
+    route: '/meme-generator',
+    category: 'image',
+    services: ['create-meme'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'blurFace',
+    route: '/blur-face',
+    category: 'image',
+    services: ['security-blur-face'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
+    id: 'upscale',
+    route: '/upscale',
+    category: 'image',
+    services: ['optimize-upscale'],
+    maxUploadBytes: 2 * MB,
+  },
+  {
+    id: 'convertAudio',
+    route: '/convertaudio',
+    category: 'audio',
+    services: ['convert-audio'],
+    maxUploadBytes: 100 * MB,
+  },
+  {
+    id: 'compressAudio',
+    route: '/compress-audio',
+    category: 'audio',
+    services: ['compress-audio'],
+    maxUploadBytes: 100 * MB,
+  },
+  {
+    id: 'convertVideo',
+    route: '/convertvideo',
+    category: 'video',
+    services: ['convert-video'],
+    maxUploadBytes: 100 * MB,
+  },
+  {
+    id: 'compressVideo',
+    route: '/compress-video',
+    category: 'video',
+    services: ['compress-video'],
+    maxUploadBytes: 100 * MB,
+  },
+] as const satisfies readonly ToolEntry[];
+
+export type ToolId = (typeof TOOLS)[number]['id'];
+
+export const IMAGE_TOOLS = TOOLS.filter((tool) => tool.category === 'image');
