@@ -9,7 +9,13 @@ import {
 import type { AppContext } from './app-context.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { registerAuth } from './plugins/auth.js';
+import { authRoutes } from './routes/auth/auth-routes.js';
+import { passwordRecoveryRoutes } from './routes/auth/password-recovery-routes.js';
 import { healthRoutes } from './routes/health/health-routes.js';
+import { userRoutes } from './routes/user/user-routes.js';
+import { createServices } from './services/services.js';
+import { ensureAdmin } from './services/admin-bootstrap.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -31,7 +37,7 @@ export async function buildApp(context: AppContext) {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    trustProxy: true,
+    trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -63,7 +69,18 @@ export async function buildApp(context: AppContext) {
   });
 
   registerErrorHandler(app);
+  const services = createServices(context);
+  if (config.admin) {
+    const result = await ensureAdmin(services.users, config.admin);
+    app.log.info(
+      `admin ${result.email} ${result.created ? 'created' : 'ensured'} from ADMIN_EMAIL`,
+    );
+  }
+  const guards = registerAuth(app, services);
   await app.register(healthRoutes(context));
+  await app.register(authRoutes(services, guards));
+  await app.register(passwordRecoveryRoutes(services));
+  await app.register(userRoutes(services, guards));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

@@ -44,7 +44,15 @@ const envSchema = z.object({
   CONTACT_URL: optionalUrl(['http', 'https']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: optionalText,
+  // Behind a reverse proxy: "true", or the proxy addresses (comma-separated, CIDR allowed). Off by default, since
+  // trusting X-Forwarded-For from anyone would let a client pick its own IP for rate limits.
+  TRUST_PROXY: optionalText,
 });
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  return value === 'true' ? true : value;
+}
 
 const SECRET_VARIABLE = /SECRET|PASSWORD|KEY|_URL$/;
 
@@ -95,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     contactUrl: e.CONTACT_URL,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

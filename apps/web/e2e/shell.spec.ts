@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, overflowsHorizontally, test } from './fixtures';
 
-const SCREENSHOTS = 'e2e/screenshots';
+/** For looking at, not for comparing: they are not committed. */
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
 test('home renders inside the header and footer, and nav is client-side', async ({
   strictPage: page,

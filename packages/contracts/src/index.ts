@@ -3,3 +3,4 @@ export * from './languages.js';
 export * from './services.js';
 export * from './health.js';
 export * from './tools.js';
+export * from './auth.js';

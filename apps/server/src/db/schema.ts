@@ -8,6 +8,31 @@ export interface AppSettingsTable {
   updated_at: string;
 }
 
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  is_admin: number;
+  country: string | null;
+  preferred_language: string;
+  book_answer_hash: string | null;
+  meal_answer_hash: string | null;
+  session_epoch: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
+  users: UsersTable;
+  password_resets: PasswordResetsTable;
 }

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  authResponseSchema,
+  loginBodySchema,
+  registerBodySchema,
+  userSchema,
+} from '@refract/contracts';
+import type { AuthGuards } from '../../plugins/auth.js';
+import { normalizeEmail, toPublicUser } from '../../services/account-service.js';
+import type { Services } from '../../services/services.js';
+
+export const authRoutes =
+  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/auth/register',
+      { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
+      async (request, reply) =>
+        reply.status(201).send(await services.accounts.register(request.body)),
+    );
+
+    app.post(
+      '/api/auth/login',
+      { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
+      async (request) => {
+        const email = normalizeEmail(request.body.email);
+        services.credentialAttempts.hit([`login:email:${email}`, `login:ip:${request.ip}`]);
+        return services.accounts.login(request.body);
+      },
+    );
+
+    app.get(
+      '/api/auth/me',
+      { preHandler: guards.requireUser, schema: { response: { 200: userSchema } } },
+      async (request) => toPublicUser(request.user!),
+    );
+  };

@@ -1,0 +1,31 @@
+import { hashSecret } from '../lib/hashing.js';
+import type { UsersRepository } from '../db/repositories/users-repository.js';
+import { assertStrongPassword, assertValidEmail, normalizeEmail } from './account-service.js';
+
+export interface AdminSpec {
+  email: string;
+  password: string;
+  name?: string;
+}
+
+/**
+ * Creates the admin, or promotes the existing user with that email. Idempotent. An existing
+ * user's password is left as it is: changing an env var must not silently reset an account.
+ */
+export async function ensureAdmin(users: UsersRepository, spec: AdminSpec) {
+  const email = normalizeEmail(spec.email);
+  assertValidEmail(email);
+  const existing = await users.findByEmail(email);
+  if (existing) {
+    if (existing.is_admin !== 1) await users.setAdmin(existing.id, true);
+    return { created: false, email };
+  }
+  assertStrongPassword(spec.password);
+  await users.create({
+    email,
+    name: spec.name?.trim() || 'Administrator',
+    passwordHash: await hashSecret(spec.password),
+    isAdmin: true,
+  });
+  return { created: true, email };
+}

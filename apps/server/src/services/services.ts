@@ -1,0 +1,23 @@
+import type { AppContext } from '../app-context.js';
+import { passwordResetsRepository } from '../db/repositories/password-resets-repository.js';
+import { usersRepository } from '../db/repositories/users-repository.js';
+import { accountService } from './account-service.js';
+import { attemptLimiter } from './attempt-limiter.js';
+import { loadOrCreateJwtSecret } from './jwt-secret.js';
+import { passwordRecoveryService } from './password-recovery-service.js';
+import { tokenService } from './token-service.js';
+
+/** Wires repositories into services once per app; routes receive the result. */
+export function createServices({ config, database }: AppContext) {
+  const users = usersRepository(database.db);
+  const tokens = tokenService(loadOrCreateJwtSecret(config.dataDir, config.jwtSecret));
+  return {
+    users,
+    accounts: accountService(users, tokens),
+    recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
+    // Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
+    credentialAttempts: attemptLimiter({ max: 10, windowMs: 15 * 60 * 1000 }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

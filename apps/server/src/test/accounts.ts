@@ -1,0 +1,54 @@
+import { SECURITY_QUESTIONS } from '@refract/contracts';
+import type { App } from '../app.js';
+
+let counter = 0;
+
+export interface RegisteredUser {
+  token: string;
+  user: { _id: string; email: string; isAdmin: boolean };
+  email: string;
+  password: string;
+}
+
+export function registrationBody(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  return {
+    email: `user${counter}-${Date.now()}@example.com`,
+    password: 'correct horse battery',
+    name: 'Ada Lovelace',
+    securityQuestions: [
+      { question: SECURITY_QUESTIONS[0], answer: 'Dune' },
+      { question: SECURITY_QUESTIONS[1], answer: 'Pad Thai' },
+    ],
+    ...overrides,
+  };
+}
+
+/** Signs up a user through the API and returns its token and credentials. */
+export async function registerUser(
+  app: App,
+  overrides: Record<string, unknown> = {},
+): Promise<RegisteredUser> {
+  const body = registrationBody(overrides);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: body,
+    remoteAddress: freshAddress(),
+  });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const { token, user } = res.json();
+  return { token, user, email: body.email, password: body.password };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+let address = 0;
+/**
+ * A new client address for each call (IPv6 documentation range), so that the per-IP limits
+ * on credential routes only bite in the tests that are about them.
+ */
+export function freshAddress(): string {
+  address += 1;
+  return `2001:db8::${address.toString(16)}`;
+}

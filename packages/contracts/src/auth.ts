@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { LANGUAGES } from './languages.js';
+
+/** The two fixed security questions (spec section 3), in the order answers are given. */
+export const SECURITY_QUESTIONS = [
+  'What is your favorite book?',
+  'What is your favorite meal?',
+] as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long enough for any passphrase; short enough that hashing cannot be used to burn CPU. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+const requiredText = (max: number) => z.string().trim().min(1, 'is required').max(max);
+
+/**
+ * Sign-up accepts the current shape (`securityQuestions`) and the older one (`favBook`,
+ * `favMeal`). Format rules that have their own error codes (email, password strength) are
+ * checked by the account service, so this schema only asks that every field is present.
+ */
+export const registerBodySchema = z
+  .object({
+    email: requiredText(254),
+    password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+    name: requiredText(100),
+    country: z.string().trim().max(64).optional(),
+    securityQuestions: z
+      .array(z.object({ question: requiredText(200), answer: requiredText(200) }))
+      .length(2, 'needs exactly two answers')
+      .optional(),
+    favBook: requiredText(200).optional(),
+    favMeal: requiredText(200).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.securityQuestions) return;
+    if (!body.favBook)
+      ctx.addIssue({ code: 'custom', path: ['securityQuestions'], message: 'is required' });
+    else if (!body.favMeal)
+      ctx.addIssue({ code: 'custom', path: ['favMeal'], message: 'is required' });
+  });
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+export const loginBodySchema = z.object({
+  email: requiredText(254),
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const userSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  country: z.string().nullable(),
+  currentPlan: z.object({ name: z.string() }).nullable(),
+  preferredLanguage: z.enum(LANGUAGES),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const authResponseSchema = z.object({ token: z.string(), user: userSchema });
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const verifyEmailBodySchema = z.object({ email: requiredText(254) });
+export const verifyEmailResponseSchema = z.object({ questions: z.array(z.string()) });
+
+export const verifyAnswersBodySchema = z.object({
+  email: requiredText(254),
+  answers: z.array(requiredText(200)).length(2, 'needs exactly two answers'),
+});
+export const verifyAnswersResponseSchema = z.object({ resetToken: z.string() });
+
+export const resetPasswordBodySchema = z.object({
+  email: requiredText(254),
+  newPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  // Optional in the schema so that a missing token gets invalid_reset_token, like a wrong one.
+  resetToken: z.string().max(200).optional(),
+});
+
+export const preferredLanguageBodySchema = z.object({ language: z.string() });
+export const preferredLanguageResponseSchema = z.object({ preferredLanguage: z.enum(LANGUAGES) });
+
+export const messageResponseSchema = z.object({ message: z.string() });
