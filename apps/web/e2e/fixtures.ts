@@ -11,9 +11,11 @@ export const test = base.extend<{ strictPage: import('@playwright/test').Page }>
       if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('requestfailed', (req) =>
-      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`),
-    );
+    page.on('requestfailed', (req) => {
+      // Leaving a page cancels its pending requests; that is not a failure.
+      if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
+      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+    });
     page.on('response', (res) => {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });

@@ -16,9 +16,9 @@ test('home renders inside the header and footer, and nav is client-side', async 
 
   // A marker on window survives client-side navigation but not a full page load.
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-  await page.getByRole('banner').getByRole('link', { name: 'Convert', exact: true }).click();
-  await expect(page).toHaveURL(/\/convert$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Convert image' })).toBeVisible();
+  await page.getByRole('banner').getByRole('link', { name: 'Plans', exact: true }).click();
+  await expect(page).toHaveURL(/\/plans$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Plans' })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
   await expect(page.getByRole('banner')).toBeVisible();
   await expect(page.getByRole('contentinfo')).toBeVisible();
@@ -27,8 +27,8 @@ test('home renders inside the header and footer, and nav is client-side', async 
 test('a deep link loads the app, and unknown pages show a not-found page', async ({
   strictPage: page,
 }) => {
-  await page.goto('/admin/plans');
-  await expect(page.getByRole('heading', { level: 1, name: 'Plans management' })).toBeVisible();
+  await page.goto('/refund-policy');
+  await expect(page.getByRole('heading', { level: 1, name: 'Refund policy' })).toBeVisible();
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
@@ -55,7 +55,7 @@ for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.addInitScript((lang) => localStorage.setItem('refract.language', lang), language);
       mkdirSync(SCREENSHOTS, { recursive: true });
-      for (const path of ['/', '/convert']) {
+      for (const path of ['/', '/login', '/signup']) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         expect(await overflowsHorizontally(page)).toBe(false);
@@ -83,6 +83,7 @@ test('the mobile menu opens and lists Convert, Compress and account links', asyn
     'Log in',
     'Sign up',
   ]);
-  await menu.getByRole('link', { name: 'Compress' }).click();
-  await expect(page).toHaveURL(/\/compress$/);
+  await menu.getByRole('link', { name: 'Plans' }).click();
+  await expect(page).toHaveURL(/\/plans$/);
+  await expect(menu).toBeHidden();
 });

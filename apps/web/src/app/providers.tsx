@@ -2,6 +2,7 @@ import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { directionOf, currentLanguage } from '../lib/i18n';
+import { SessionProvider } from '../lib/session/session-provider';
 import { router } from './router';
 import { theme } from './theme';
 
@@ -14,7 +15,9 @@ export function AppProviders() {
     <DirectionProvider initialDirection={directionOf(currentLanguage())} detectDirection={false}>
       <MantineProvider theme={theme} defaultColorScheme="light">
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
+          <SessionProvider>
+            <RouterProvider router={router} />
+          </SessionProvider>
         </QueryClientProvider>
       </MantineProvider>
     </DirectionProvider>

@@ -1,34 +1,62 @@
 import { Box, Burger, Button, Collapse, Container, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../lib/session/session-context';
 import { FeaturesMenu } from './features-menu';
 import { LanguageSelector } from './language-selector';
+import { useNavItems, type NavItem } from './nav-items';
 import classes from './header.module.css';
 
-interface NavItem {
-  to: string;
-  label: string;
-}
-
-/** Primary links: the two most used tools, then account links (visitors for now). */
-function useNavItems() {
-  const { t } = useTranslation();
-  const tools: NavItem[] = [
-    { to: '/convert', label: t('nav.convert') },
-    { to: '/compress', label: t('nav.compress') },
-  ];
-  const account: NavItem[] = [
-    { to: '/plans', label: t('nav.plans') },
-    { to: '/login', label: t('nav.login') },
-  ];
-  return { tools, account, signup: { to: '/signup', label: t('nav.signup') } };
+function NavButton({
+  item,
+  onClick,
+  block,
+}: {
+  item: NavItem;
+  onClick?: () => void;
+  block?: boolean;
+}) {
+  return (
+    <Button
+      component={NavLink}
+      to={item.to}
+      end
+      variant="subtle"
+      color="gray"
+      onClick={onClick}
+      justify={block ? 'flex-start' : undefined}
+      fullWidth={block}
+    >
+      {item.label}
+    </Button>
+  );
 }
 
 export function Header() {
   const { t } = useTranslation();
   const [menuOpen, menu] = useDisclosure(false);
-  const { tools, account, signup } = useNavItems();
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const nav = useNavItems();
+
+  function logout() {
+    menu.close();
+    signOut();
+    navigate('/login');
+  }
+
+  const logoutButton = (block?: boolean) => (
+    <Button
+      variant="subtle"
+      color="gray"
+      onClick={logout}
+      justify={block ? 'flex-start' : undefined}
+      fullWidth={block}
+    >
+      {t('nav.logout')}
+    </Button>
+  );
 
   return (
     <Box component="header" className={classes.header}>
@@ -40,51 +68,54 @@ export function Header() {
               {t('app.name')}
             </Text>
           </Link>
-          <Group gap={4} visibleFrom="sm" component="nav" aria-label={t('nav.home')}>
-            {tools.map((item) => (
-              <Button key={item.to} component={NavLink} to={item.to} variant="subtle" color="gray">
-                {item.label}
-              </Button>
+          <Group gap={4} visibleFrom="md" component="nav" aria-label={t('nav.main')} wrap="nowrap">
+            {nav.tools.map((item) => (
+              <NavButton key={item.to} item={item} />
             ))}
-            <FeaturesMenu />
-            {account.map((item) => (
-              <Button key={item.to} component={NavLink} to={item.to} variant="subtle" color="gray">
-                {item.label}
-              </Button>
+            {nav.showTools && <FeaturesMenu />}
+            {nav.account.map((item) => (
+              <NavButton key={item.to} item={item} />
             ))}
+            {nav.signedIn && logoutButton()}
           </Group>
         </Group>
         <Group gap="xs" wrap="nowrap">
           <LanguageSelector />
-          <Button component={Link} to={signup.to} visibleFrom="sm">
-            {signup.label}
-          </Button>
+          {!nav.signedIn && !nav.loading && (
+            <Button component={Link} to="/signup" visibleFrom="md">
+              {t('nav.signup')}
+            </Button>
+          )}
           <Burger
             opened={menuOpen}
             onClick={menu.toggle}
-            hiddenFrom="sm"
+            hiddenFrom="md"
             aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
           />
         </Group>
       </Container>
-      <Collapse in={menuOpen} hiddenFrom="sm">
-        <Stack id="mobile-menu" component="nav" gap={0} p="sm" className={classes.mobileMenu}>
-          {[...tools, ...account, signup].map((item) => (
-            <Button
-              key={item.to}
-              component={NavLink}
-              to={item.to}
-              variant="subtle"
-              color="gray"
-              justify="flex-start"
-              fullWidth
-              onClick={menu.close}
-            >
-              {item.label}
-            </Button>
+      <Collapse in={menuOpen} hiddenFrom="md">
+        <Stack
+          id="mobile-menu"
+          component="nav"
+          aria-label={t('nav.main')}
+          gap={0}
+          p="sm"
+          className={classes.mobileMenu}
+        >
+          {[...nav.tools, ...nav.account].map((item) => (
+            <NavButton key={item.to} item={item} onClick={menu.close} block />
           ))}
+          {!nav.signedIn && !nav.loading && (
+            <NavButton
+              item={{ to: '/signup', label: t('nav.signup') }}
+              onClick={menu.close}
+              block
+            />
+          )}
+          {nav.signedIn && logoutButton(true)}
         </Stack>
       </Collapse>
     </Box>

@@ -3,9 +3,6 @@ import { TOOLS } from '@refract/contracts';
 import { PlannedPage } from '../../components/planned-page';
 
 type PageKey =
-  | 'login'
-  | 'signup'
-  | 'forgotPassword'
   | 'plans'
   | 'subscribe'
   | 'success'
@@ -31,24 +28,32 @@ export function PlannedTool({ id }: { id: (typeof TOOLS)[number]['id'] }) {
   return <PlannedPage title={t(`tools.${id}.title`)} description={t('pages.tool.planned')} />;
 }
 
+/** Who may open a route (spec section 2); the server checks every call again. */
+export type RouteAccess = 'public' | 'signed-in' | 'user' | 'admin';
+
 /** Routes of the spec's route table whose pages are not built yet. */
-export const plannedRoutes = [
-  { path: '/login', element: <PlannedScreen page="login" /> },
-  { path: '/signup', element: <PlannedScreen page="signup" /> },
-  { path: '/register', element: <PlannedScreen page="signup" /> },
-  { path: '/forgot-password', element: <PlannedScreen page="forgotPassword" /> },
-  { path: '/plans', element: <PlannedScreen page="plans" /> },
-  { path: '/subscribe', element: <PlannedScreen page="subscribe" /> },
-  { path: '/success', element: <PlannedScreen page="success" /> },
-  { path: '/cancel', element: <PlannedScreen page="cancel" /> },
-  { path: '/payment-history', element: <PlannedScreen page="paymentHistory" /> },
-  { path: '/dashboard', element: <PlannedScreen page="dashboard" /> },
-  { path: '/admin', element: <PlannedScreen page="admin" /> },
-  { path: '/admin/users', element: <PlannedScreen page="adminUsers" /> },
-  { path: '/admin/plans', element: <PlannedScreen page="adminPlans" /> },
-  { path: '/admin/payment-history', element: <PlannedScreen page="adminPayments" /> },
-  { path: '/terms-conditions', element: <PlannedScreen page="terms" /> },
-  { path: '/privacy-policy', element: <PlannedScreen page="privacy" /> },
-  { path: '/refund-policy', element: <PlannedScreen page="refund" /> },
-  ...TOOLS.map((tool) => ({ path: tool.route, element: <PlannedTool id={tool.id} /> })),
+export const plannedRoutes: { path: string; access: RouteAccess; element: React.ReactElement }[] = [
+  { path: '/plans', access: 'public', element: <PlannedScreen page="plans" /> },
+  { path: '/subscribe', access: 'signed-in', element: <PlannedScreen page="subscribe" /> },
+  { path: '/success', access: 'public', element: <PlannedScreen page="success" /> },
+  { path: '/cancel', access: 'public', element: <PlannedScreen page="cancel" /> },
+  { path: '/payment-history', access: 'user', element: <PlannedScreen page="paymentHistory" /> },
+  { path: '/dashboard', access: 'user', element: <PlannedScreen page="dashboard" /> },
+  { path: '/admin', access: 'admin', element: <PlannedScreen page="admin" /> },
+  { path: '/admin/users', access: 'admin', element: <PlannedScreen page="adminUsers" /> },
+  { path: '/admin/plans', access: 'admin', element: <PlannedScreen page="adminPlans" /> },
+  {
+    path: '/admin/payment-history',
+    access: 'admin',
+    element: <PlannedScreen page="adminPayments" />,
+  },
+  { path: '/terms-conditions', access: 'public', element: <PlannedScreen page="terms" /> },
+  { path: '/privacy-policy', access: 'public', element: <PlannedScreen page="privacy" /> },
+  { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },
+  ...TOOLS.map((tool) => ({
+    path: tool.route,
+    // The meme generator page is open to visitors; making a meme needs an account.
+    access: (tool.id === 'meme' ? 'public' : 'signed-in') as RouteAccess,
+    element: <PlannedTool id={tool.id} />,
+  })),
 ];

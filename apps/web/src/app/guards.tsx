@@ -1,0 +1,40 @@
+import { Center, Loader } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { landingFor, useSession } from '../lib/session/session-context';
+
+export function FullPageSpinner() {
+  const { t } = useTranslation();
+  return (
+    <Center mih="60vh">
+      <Loader aria-label={t('common.loading')} />
+    </Center>
+  );
+}
+
+type Access = 'signed-in' | 'user' | 'admin';
+
+/**
+ * Route guards (spec section 4). The server checks every call again; these only decide
+ * what to show. Visitors go to /login (replacing history), remembering where they were.
+ */
+export function Guard({ access, children }: { access: Access; children: ReactNode }) {
+  const { loading, user } = useSession();
+  const location = useLocation();
+  if (loading) return <FullPageSpinner />;
+  if (!user)
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (access === 'admin' && !user.isAdmin) return <Navigate to="/login" replace />;
+  if (access === 'user' && user.isAdmin) return <Navigate to="/admin" replace />;
+  return children;
+}
+
+/** Login and sign-up are for visitors: a signed-in user is sent home. */
+export function VisitorOnly({ children }: { children: ReactNode }) {
+  const { loading, user } = useSession();
+  const from = (useLocation().state as { from?: unknown } | null)?.from;
+  if (loading) return <FullPageSpinner />;
+  if (user) return <Navigate to={landingFor(user, from)} replace />;
+  return children;
+}

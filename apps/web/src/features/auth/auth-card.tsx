@@ -1,0 +1,55 @@
+import { Alert, Container, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import type { FormEvent, ReactNode } from 'react';
+import { usePageTitle } from '../../lib/use-page-title';
+
+interface AuthCardProps {
+  title: string;
+  subtitle?: string;
+  error?: string | null;
+  notice?: ReactNode;
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  children: ReactNode;
+  footer?: ReactNode;
+}
+
+/** The frame shared by login, sign-up and recovery: a titled card holding one form. */
+export function AuthCard({
+  title,
+  subtitle,
+  error,
+  notice,
+  onSubmit,
+  children,
+  footer,
+}: AuthCardProps) {
+  usePageTitle(title);
+  return (
+    <Container size={460} py={48}>
+      <Paper withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }} radius="lg">
+        <Stack gap="md">
+          <div>
+            <Title order={1} size="h2">
+              {title}
+            </Title>
+            {subtitle && (
+              <Text c="dimmed" size="sm" mt={4}>
+                {subtitle}
+              </Text>
+            )}
+          </div>
+          {notice}
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+              {error}
+            </Alert>
+          )}
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="sm">{children}</Stack>
+          </form>
+          {footer}
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

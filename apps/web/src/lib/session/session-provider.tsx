@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { isLanguage, type AuthResponse, type User } from '@refract/contracts';
+import { api, tokenStore } from '../api';
+import { setLanguage } from '../i18n';
+import { SessionContext, type Session } from './session-context';
+
+/**
+ * The signed-in user. At start a stored token is checked with GET /api/auth/me: success sets
+ * the user, failure removes the token. A user's saved language is applied when they sign in.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(() => tokenStore.get() !== null);
+
+  const adopt = useCallback((next: User) => {
+    setUser(next);
+    if (isLanguage(next.preferredLanguage)) void setLanguage(next.preferredLanguage);
+  }, []);
+
+  useEffect(() => {
+    if (!tokenStore.get()) return;
+    let cancelled = false;
+    api<User>('/api/auth/me')
+      .then((me) => !cancelled && adopt(me))
+      .catch(() => tokenStore.clear())
+      .finally(() => !cancelled && setLoading(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [adopt]);
+
+  const signIn = useCallback(
+    (response: AuthResponse) => {
+      tokenStore.set(response.token);
+      adopt(response.user);
+    },
+    [adopt],
+  );
+
+  const signOut = useCallback(() => {
+    tokenStore.clear();
+    setUser(null);
+  }, []);
+
+  const patchUser = useCallback((changes: Partial<User>) => {
+    setUser((current) => (current ? { ...current, ...changes } : current));
+  }, []);
+
+  const session = useMemo<Session>(
+    () => ({ loading, user, signIn, signOut, patchUser }),
+    [loading, user, signIn, signOut, patchUser],
+  );
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
