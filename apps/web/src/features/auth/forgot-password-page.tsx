@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
+import { EmailField } from './email-field';
 import { validatePasswordPair } from './password-rules';
 
 const prefix = '/api/auth/forgot-password';
@@ -93,16 +94,7 @@ export function ForgotPasswordPage() {
         <Stepper.Step label={t('auth.forgot.stepAnswers')} />
         <Stepper.Step label={t('auth.forgot.stepPassword')} />
       </Stepper>
-      {step === 0 && (
-        <TextInput
-          label={t('auth.fields.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-        />
-      )}
+      {step === 0 && <EmailField value={email} onChange={setEmail} />}
       {step === 1 &&
         [t('auth.questions.book'), t('auth.questions.meal')].map((label, i) => (
           <TextInput

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { landingFor, useSession } from '../../lib/session/session-context';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
+import { EmailField } from './email-field';
 
 interface LoginState {
   from?: string;
@@ -62,14 +63,7 @@ export function LoginPage() {
         </Text>
       }
     >
-      <TextInput
-        label={t('auth.fields.email')}
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        onChange={(e) => setEmail(e.currentTarget.value)}
-      />
+      <EmailField value={email} onChange={setEmail} />
       <PasswordInput
         label={t('auth.fields.password')}
         autoComplete="current-password"

@@ -7,6 +7,7 @@ import { api } from '../../lib/api';
 import { homeFor, useSession } from '../../lib/session/session-context';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
+import { EmailField } from './email-field';
 import { validatePasswordPair } from './password-rules';
 
 const EMPTY = { name: '', email: '', password: '', confirmPassword: '', favBook: '', favMeal: '' };
@@ -22,11 +23,12 @@ export function SignupPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const { value } = e.currentTarget;
+  const setField = (field: Field, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
     setFieldErrors((errors) => ({ ...errors, [field]: undefined }));
   };
+  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setField(field, e.currentTarget.value);
 
   function validate(): Partial<Record<Field, string>> {
     const errors: Partial<Record<Field, string>> = {};
@@ -90,13 +92,9 @@ export function SignupPage() {
         onChange={set('name')}
         error={fieldErrors.name}
       />
-      <TextInput
-        label={t('auth.fields.email')}
-        type="email"
-        autoComplete="email"
-        required
+      <EmailField
         value={form.email}
-        onChange={set('email')}
+        onChange={(email) => setField('email', email)}
         error={fieldErrors.email}
       />
       <PasswordInput
