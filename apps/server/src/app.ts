@@ -14,6 +14,8 @@ import { authRoutes } from './routes/auth/auth-routes.js';
 import { passwordRecoveryRoutes } from './routes/auth/password-recovery-routes.js';
 import { healthRoutes } from './routes/health/health-routes.js';
 import { userRoutes } from './routes/user/user-routes.js';
+import { planRoutes } from './routes/plans/plan-routes.js';
+import { adminRoutes } from './routes/admin/admin-routes.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
 
@@ -70,6 +72,7 @@ export async function buildApp(context: AppContext) {
 
   registerErrorHandler(app);
   const services = createServices(context);
+  await services.plans.seedDefaults();
   if (config.admin) {
     const result = await ensureAdmin(services.users, config.admin);
     app.log.info(
@@ -81,6 +84,8 @@ export async function buildApp(context: AppContext) {
   await app.register(authRoutes(services, guards));
   await app.register(passwordRecoveryRoutes(services));
   await app.register(userRoutes(services, guards));
+  await app.register(planRoutes(services, guards));
+  await app.register(adminRoutes(services));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

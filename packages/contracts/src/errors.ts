@@ -23,6 +23,11 @@ export const ERROR_CODES = [
   'incorrect_answers',
   'invalid_reset_token',
   'invalid_language',
+  'unknown_service',
+  'quota_exceeded',
+  'plan_name_taken',
+  'plan_in_use',
+  'plan_protected',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

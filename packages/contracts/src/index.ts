@@ -4,3 +4,4 @@ export * from './services.js';
 export * from './health.js';
 export * from './tools.js';
 export * from './auth.js';
+export * from './plans.js';

@@ -19,3 +19,26 @@ export const SERVICES = [
 ] as const;
 
 export type Service = (typeof SERVICES)[number];
+
+/**
+ * The tool page that charges each service (ids from TOOLS); null for services the product
+ * meters but has no page for yet. Labels are the web's `services.<service>` keys.
+ */
+export const SERVICE_TOOL: Record<Service, string | null> = {
+  'optimize-compress': 'compress',
+  'optimize-upscale': 'upscale',
+  'optimize-remove-background': null,
+  'create-meme': 'meme',
+  'modify-resize': null,
+  'modify-crop': 'crop',
+  'modify-rotate': 'rotate',
+  'convert-to-jpg': 'convert',
+  'convert-from-jpg': 'convert',
+  'convert-html-to-image': 'htmlToImage',
+  'security-watermark': 'watermark',
+  'security-blur-face': 'blurFace',
+  'convert-audio': 'convertAudio',
+  'convert-video': 'convertVideo',
+  'compress-video': 'compressVideo',
+  'compress-audio': 'compressAudio',
+};

@@ -31,8 +31,60 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
+export interface PlansTable {
+  id: string;
+  slug: string | null;
+  name: string;
+  monthly_fee_cents: number;
+  annual_fee_cents: number;
+  features: string;
+  hidden: number;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PlanQuotasTable {
+  plan_id: string;
+  service: string;
+  monthly_quota: number;
+  annual_quota: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  billing_type: 'monthly' | 'annual';
+  anchor_date: string;
+  end_date: string;
+  cancel_at_period_end: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsageCountersTable {
+  user_id: string;
+  service: string;
+  period_start: string;
+  used: number;
+}
+
+export interface UsageEventsTable {
+  id: string;
+  user_id: string;
+  service: string;
+  count: number;
+  created_at: string;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
   password_resets: PasswordResetsTable;
+  plans: PlansTable;
+  plan_quotas: PlanQuotasTable;
+  subscriptions: SubscriptionsTable;
+  usage_counters: UsageCountersTable;
+  usage_events: UsageEventsTable;
 }

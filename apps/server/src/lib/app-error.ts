@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields for the response body, beside `error` and `code` (e.g. quota figures). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

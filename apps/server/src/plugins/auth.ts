@@ -34,12 +34,18 @@ export function registerAuth(app: FastifyInstance, services: Services) {
     if (request.user?.is_admin !== 1) throw forbidden('This needs an administrator account');
   }
 
+  /** Sets request.user when a valid token is sent; anonymous otherwise, never an error. */
+  async function optionalUser(request: FastifyRequest) {
+    const token = bearerToken(request);
+    if (token) request.user = await services.accounts.authenticate(token).catch(() => null);
+  }
+
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/admin/') || request.url === '/api/admin')
       await requireAdmin(request);
   });
 
-  return { requireUser, requireAdmin };
+  return { requireUser, requireAdmin, optionalUser };
 }
 
 export type AuthGuards = ReturnType<typeof registerAuth>;

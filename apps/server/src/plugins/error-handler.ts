@@ -29,7 +29,7 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       reply.headers(err.headers);
-      return reply.status(err.status).send({ error: err.message, code: err.code });
+      return reply.status(err.status).send({ ...err.extra, error: err.message, code: err.code });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((issue) => ({

@@ -1,6 +1,13 @@
 import type { AppContext } from '../app-context.js';
 import { passwordResetsRepository } from '../db/repositories/password-resets-repository.js';
 import { usersRepository } from '../db/repositories/users-repository.js';
+import { plansRepository } from '../db/repositories/plans-repository.js';
+import { settingsRepository } from '../db/repositories/settings-repository.js';
+import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
+import { usageRepository } from '../db/repositories/usage-repository.js';
+import { adminService } from './admin-service.js';
+import { planService } from './plan-service.js';
+import { quotaService } from './quota-service.js';
 import { accountService } from './account-service.js';
 import { attemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
@@ -10,12 +17,18 @@ import { tokenService } from './token-service.js';
 /** Wires repositories into services once per app; routes receive the result. */
 export function createServices({ config, database }: AppContext) {
   const users = usersRepository(database.db);
+  const plans = plansRepository(database.db);
+  const subscriptions = subscriptionsRepository(database.db);
+  const usage = usageRepository(database.db);
   const tokens = tokenService(loadOrCreateJwtSecret(config.dataDir, config.jwtSecret));
   return {
     users,
     accounts: accountService(users, tokens),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     // Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
+    plans: planService(plans, subscriptions, settingsRepository(database.db)),
+    quotas: quotaService(plans, subscriptions, usage),
+    admin: adminService(users, plans, subscriptions, usage),
     credentialAttempts: attemptLimiter({ max: 10, windowMs: 15 * 60 * 1000 }),
   };
 }

@@ -52,3 +52,17 @@ export function freshAddress(): string {
   address += 1;
   return `2001:db8::${address.toString(16)}`;
 }
+
+/** Logs in as the admin that createTestApp's ADMIN_EMAIL created. */
+export async function adminToken(app: App): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
+    remoteAddress: freshAddress(),
+  });
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.body}`);
+  return res.json().token;
+}
+
+export const TEST_ADMIN = { email: 'admin@example.com', password: 'admin password 1' };

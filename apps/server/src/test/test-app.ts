@@ -4,6 +4,7 @@ import { APP_VERSION } from '../app-context.js';
 import { buildApp, type App } from '../app.js';
 import type { DatabaseKind } from '../db/database.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { TEST_ADMIN } from './accounts.js';
 
 let engines: Promise<Engines> | undefined;
 
@@ -26,6 +27,8 @@ export async function createTestApp(
     DATA_DIR: database.options.dataDir,
     WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
     REDIS_URL: process.env.REDIS_URL ?? '',
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
     ...env,
   });
   engines ??= detectEngines(config.engines);

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../schema.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -84,6 +84,58 @@ export function usersRepository(db: Kysely<Database>) {
         }))
         .where('id', '=', id)
         .execute();
+    },
+
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** A page of users (newest first) with their subscription, matching `search` in name or email. */
+    async listForAdmin({
+      search,
+      page,
+      pageSize,
+    }: {
+      search?: string;
+      page: number;
+      pageSize: number;
+    }) {
+      let query = db
+        .selectFrom('users')
+        .leftJoin('subscriptions', 'subscriptions.user_id', 'users.id')
+        .leftJoin('plans', 'plans.id', 'subscriptions.plan_id');
+      if (search) {
+        // Case-insensitive on both databases; % and _ in the search are literal.
+        const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const matches = (column: 'users.name' | 'users.email') =>
+          sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+        query = query.where((eb) => eb.or([matches('users.name'), matches('users.email')]));
+      }
+      const [rows, total] = await Promise.all([
+        query
+          .select([
+            'users.id',
+            'users.name',
+            'users.email',
+            'users.is_admin',
+            'users.country',
+            'users.created_at',
+            'plans.name as plan_name',
+            'subscriptions.billing_type',
+            'subscriptions.end_date',
+          ])
+          .orderBy('users.created_at', 'desc')
+          .orderBy('users.id')
+          .limit(pageSize)
+          .offset((page - 1) * pageSize)
+          .execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.n) };
     },
 
     async delete(id: string): Promise<void> {

@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { preferredLanguageBodySchema, preferredLanguageResponseSchema } from '@refract/contracts';
+import {
+  isService,
+  preferredLanguageBodySchema,
+  preferredLanguageResponseSchema,
+  quotaStatusSchema,
+  trackBodySchema,
+  userStatsSchema,
+} from '@refract/contracts';
+import { AppError } from '../../lib/app-error.js';
 import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
+import { setQuotaHeaders } from '../quota-headers.js';
 
 export const userRoutes =
   (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
@@ -17,5 +26,33 @@ export const userRoutes =
       },
       async (request) =>
         services.accounts.setPreferredLanguage(request.user!.id, request.body.language),
+    );
+
+    app.post(
+      '/api/user/track',
+      {
+        preHandler: guards.requireUser,
+        schema: { body: trackBodySchema, response: { 200: quotaStatusSchema } },
+      },
+      async (request, reply) => {
+        const { service, imageCount } = request.body;
+        if (!isService(service))
+          throw new AppError(400, 'unknown_service', `Unknown service: ${service.slice(0, 60)}`);
+        try {
+          const status = await services.quotas.track(request.user!, service, imageCount);
+          setQuotaHeaders(reply, status);
+          return status;
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'quota_exceeded')
+            setQuotaHeaders(reply, err.extra as never);
+          throw err;
+        }
+      },
+    );
+
+    app.get(
+      '/api/user/stats',
+      { preHandler: guards.requireUser, schema: { response: { 200: userStatsSchema } } },
+      async (request) => services.quotas.stats(request.user!),
     );
   };

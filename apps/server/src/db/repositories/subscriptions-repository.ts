@@ -1,0 +1,63 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SubscriptionsTable } from '../schema.js';
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+export interface SubscriptionInput {
+  userId: string;
+  planId: string;
+  billingType: 'monthly' | 'annual';
+  anchorDate: Date;
+  endDate: Date;
+}
+
+export function subscriptionsRepository(db: Kysely<Database>) {
+  return {
+    findByUser(userId: string): Promise<SubscriptionRow | undefined> {
+      return db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    /** Creates or replaces the user's one subscription (payments renew and switch plans with it). */
+    async upsert(input: SubscriptionInput): Promise<void> {
+      const now = new Date().toISOString();
+      const values = {
+        plan_id: input.planId,
+        billing_type: input.billingType,
+        anchor_date: input.anchorDate.toISOString(),
+        end_date: input.endDate.toISOString(),
+        cancel_at_period_end: 0,
+        updated_at: now,
+      };
+      await db
+        .insertInto('subscriptions')
+        .values({ id: crypto.randomUUID(), user_id: input.userId, created_at: now, ...values })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+        .execute();
+    },
+
+    async deleteLapsedForPlan(planId: string, now: Date): Promise<void> {
+      await db
+        .deleteFrom('subscriptions')
+        .where('plan_id', '=', planId)
+        .where('end_date', '<=', now.toISOString())
+        .execute();
+    },
+
+    /** Subscriptions still paid for at `now`, per plan id. */
+    async countActiveByPlan(now: Date): Promise<Map<string, number>> {
+      const rows = await db
+        .selectFrom('subscriptions')
+        .select(['plan_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('end_date', '>', now.toISOString())
+        .groupBy('plan_id')
+        .execute();
+      return new Map(rows.map((r) => [r.plan_id, Number(r.n)]));
+    },
+  };
+}
+
+export type SubscriptionsRepository = ReturnType<typeof subscriptionsRepository>;

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  adminStatsSchema,
+  adminUsersQuerySchema,
+  adminUsersResponseSchema,
+} from '@refract/contracts';
+import type { Services } from '../../services/services.js';
+
+/** Every /api/admin route is guarded for admins by the auth plugin's prefix hook. */
+export const adminRoutes =
+  (services: Services): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/admin/dashboard/stats',
+      { schema: { response: { 200: adminStatsSchema } } },
+      async () => services.admin.dashboardStats(),
+    );
+
+    app.get(
+      '/api/admin/users',
+      {
+        schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
+      },
+      async (request) =>
+        services.admin.listUsers(request.query.search || undefined, request.query.page),
+    );
+  };

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICES } from '@refract/contracts';
+import { adminToken, bearer, registerUser } from '../../test/accounts.js';
+import { describeEachDatabase } from '../../test/databases.js';
+import { subscribe } from '../../test/plans.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+const planBody = (overrides: Record<string, unknown> = {}) => ({
+  name: `Team ${crypto.randomUUID().slice(0, 8)}`,
+  monthlyFee: 9.99,
+  annualFee: 95.9,
+  features: ['Priority queue'],
+  services: SERVICES.map((name) => ({ name, monthlyQuota: 25, annualQuota: 300 })),
+  ...overrides,
+});
+
+describeEachDatabase('plans API', (kind) => {
+  let t: TestApp;
+  let admin: string;
+  let user: string;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await adminToken(t.app);
+    user = (await registerUser(t.app)).token;
+  });
+  afterAll(() => t.close());
+
+  const request = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    token?: string,
+    payload?: object,
+  ) => t.app.inject({ method, url, payload, headers: token ? bearer(token) : {} });
+
+  describe('reading', () => {
+    it('lists the seeded plans publicly, without the admin plan, fees in dollars', async () => {
+      const res = await request('GET', '/api/subscriptions/plans');
+      expect(res.statusCode).toBe(200);
+      const plans = res.json();
+      expect(plans.map((p: { name: string }) => p.name)).toEqual([
+        'Basic',
+        'Developer',
+        'Business',
+      ]);
+      const developer = plans[1];
+      expect(developer).toMatchObject({
+        monthlyFee: 4.99,
+        annualFee: 47.9,
+        features: ['All services included'],
+      });
+      expect(developer.services).toHaveLength(16);
+      expect(developer.services[0]).toMatchObject({ monthlyQuota: 10, annualQuota: 120 });
+      expect(plans[2].services.every((s: { monthlyQuota: number }) => s.monthlyQuota === -1)).toBe(
+        true,
+      );
+      expect(plans[0]).toMatchObject({ monthlyFee: 0, annualFee: 0 });
+      expect(plans[0].services[0]).toMatchObject({ monthlyQuota: 3, annualQuota: 36 });
+    });
+
+    it('shows one plan by id; the admin plan only to admins', async () => {
+      const all = (await request('GET', '/api/subscriptions/plans', admin)).json();
+      const hidden = all.find((p: { name: string }) => p.name === 'admin');
+      expect(hidden).toBeDefined();
+      expect((await request('GET', `/api/subscriptions/plans/${hidden._id}`)).statusCode).toBe(404);
+      expect(
+        (await request('GET', `/api/subscriptions/plans/${hidden._id}`, user)).statusCode,
+      ).toBe(404);
+      expect((await request('GET', `/api/subscriptions/plans/${all[1]._id}`)).json().name).toBe(
+        'Developer',
+      );
+      expect((await request('GET', '/api/subscriptions/plans/nope')).json().code).toBe('not_found');
+    });
+  });
+
+  describe('managing (admin only)', () => {
+    it.each(['POST', 'PUT', 'DELETE'] as const)(
+      '%s needs an admin: 401 anonymous, 403 user',
+      async (method) => {
+        const url =
+          method === 'POST' ? '/api/subscriptions/plans' : '/api/subscriptions/plans/some-id';
+        expect((await request(method, url, undefined, planBody())).statusCode).toBe(401);
+        const res = await request(method, url, user, planBody());
+        expect(res.statusCode).toBe(403);
+        expect(res.json().code).toBe('forbidden');
+      },
+    );
+
+    it('creates, updates and deletes a plan', async () => {
+      const created = await request(
+        'POST',
+        '/api/subscriptions/plans',
+        admin,
+        planBody({ features: [] }),
+      );
+      expect(created.statusCode).toBe(201);
+      const plan = created.json();
+      expect(plan).toMatchObject({
+        monthlyFee: 9.99,
+        annualFee: 95.9,
+        features: ['All services included'],
+      });
+
+      const updated = await request(
+        'PUT',
+        `/api/subscriptions/plans/${plan._id}`,
+        admin,
+        planBody({ name: plan.name, monthlyFee: 12 }),
+      );
+      expect(updated.statusCode).toBe(200);
+      expect(updated.json().monthlyFee).toBe(12);
+
+      expect(
+        (await request('DELETE', `/api/subscriptions/plans/${plan._id}`, admin)).statusCode,
+      ).toBe(204);
+      expect((await request('GET', `/api/subscriptions/plans/${plan._id}`)).statusCode).toBe(404);
+      expect(
+        (await request('PUT', `/api/subscriptions/plans/${plan._id}`, admin, planBody()))
+          .statusCode,
+      ).toBe(404);
+    });
+
+    it.each([
+      ['a missing name', { name: '' }],
+      ['a negative fee', { monthlyFee: -1 }],
+      ['a fee that is not a number', { annualFee: '10' }],
+      [
+        'a quota under -1',
+        { services: SERVICES.map((name) => ({ name, monthlyQuota: -2, annualQuota: 1 })) },
+      ],
+      [
+        'a fractional quota',
+        { services: SERVICES.map((name) => ({ name, monthlyQuota: 1.5, annualQuota: 1 })) },
+      ],
+      [
+        'a missing service',
+        { services: SERVICES.slice(1).map((name) => ({ name, monthlyQuota: 1, annualQuota: 1 })) },
+      ],
+      [
+        'an unknown service',
+        {
+          services: [...SERVICES, 'mine-bitcoin'].map((name) => ({
+            name,
+            monthlyQuota: 1,
+            annualQuota: 1,
+          })),
+        },
+      ],
+    ])('refuses %s with validation_failed', async (_, overrides) => {
+      const res = await request('POST', '/api/subscriptions/plans', admin, planBody(overrides));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    });
+
+    it('refuses a duplicate name with 409 plan_name_taken', async () => {
+      const res = await request(
+        'POST',
+        '/api/subscriptions/plans',
+        admin,
+        planBody({ name: 'Developer' }),
+      );
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('plan_name_taken');
+    });
+
+    it('refuses to delete a plan with active subscribers, or the Basic plan', async () => {
+      const plans = (await request('GET', '/api/subscriptions/plans')).json();
+      const subscriber = await registerUser(t.app);
+      await subscribe(t.database.db, subscriber.user._id, 'developer');
+      const inUse = await request('DELETE', `/api/subscriptions/plans/${plans[1]._id}`, admin);
+      expect(inUse.statusCode).toBe(409);
+      expect(inUse.json().code).toBe('plan_in_use');
+      const basic = await request('DELETE', `/api/subscriptions/plans/${plans[0]._id}`, admin);
+      expect(basic.json().code).toBe('plan_protected');
+    });
+  });
+});

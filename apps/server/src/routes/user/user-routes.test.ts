@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quotaStatusSchema, userStatsSchema } from '@refract/contracts';
+import { bearer, registerUser } from '../../test/accounts.js';
+import { describeEachDatabase } from '../../test/databases.js';
+import { subscribe } from '../../test/plans.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+describeEachDatabase('usage API', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const track = (token: string | undefined, payload: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/user/track',
+      payload,
+      headers: token ? bearer(token) : {},
+    });
+
+  describe('POST /api/user/track', () => {
+    it('charges a use and answers with the figures and quota headers', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await track(token, { service: 'modify-rotate', imageCount: 1 });
+      expect(res.statusCode).toBe(200);
+      expect(quotaStatusSchema.parse(res.json())).toMatchObject({
+        service: 'modify-rotate',
+        used: 1,
+        quota: 3,
+        remaining: 2,
+      });
+      expect(res.headers['x-quota-limit']).toBe('3');
+      expect(res.headers['x-quota-remaining']).toBe('2');
+      expect(new Date(String(res.headers['x-quota-reset'])).getTime()).toBeGreaterThan(Date.now());
+    });
+
+    it('refuses the 4th Basic use with 403 quota_exceeded and the same figures', async () => {
+      const { token } = await registerUser(t.app);
+      for (let i = 0; i < 3; i += 1)
+        expect((await track(token, { service: 'create-meme', imageCount: 1 })).statusCode).toBe(
+          200,
+        );
+      const res = await track(token, { service: 'create-meme', imageCount: 1 });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({
+        code: 'quota_exceeded',
+        service: 'create-meme',
+        used: 3,
+        quota: 3,
+        remaining: 0,
+      });
+      expect(res.json().error).toMatch(/upgrade/i);
+      expect(res.headers['x-quota-remaining']).toBe('0');
+    });
+
+    it('refuses an unknown service with 400 unknown_service', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await track(token, { service: 'mine-bitcoin', imageCount: 1 });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('unknown_service');
+    });
+
+    it.each([0, 101, 1.5, '1', -3])('refuses imageCount %j', async (imageCount) => {
+      const { token } = await registerUser(t.app);
+      const res = await track(token, { service: 'modify-crop', imageCount });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    });
+
+    it('needs a signed-in user', async () => {
+      expect((await track(undefined, { service: 'modify-crop', imageCount: 1 })).statusCode).toBe(
+        401,
+      );
+    });
+
+    it('charges a subscriber against their plan', async () => {
+      const { token, user } = await registerUser(t.app);
+      await subscribe(t.database.db, user._id, 'developer');
+      const res = await track(token, { service: 'convert-to-jpg', imageCount: 10 });
+      expect(res.json()).toMatchObject({ used: 10, quota: 10, remaining: 0 });
+    });
+  });
+
+  describe('GET /api/user/stats', () => {
+    it('reports the plan, period and usage per service', async () => {
+      const { token } = await registerUser(t.app);
+      await track(token, { service: 'optimize-compress', imageCount: 2 });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/user/stats',
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(200);
+      const stats = userStatsSchema.parse(res.json());
+      expect(stats).toMatchObject({
+        imagesProcessed: 2,
+        remainingImages: 46,
+        subscription: null,
+        plan: { name: 'Basic' },
+      });
+      expect(stats.usage.find((u) => u.service === 'optimize-compress')).toEqual({
+        service: 'optimize-compress',
+        used: 2,
+        quota: 3,
+        remaining: 1,
+      });
+    });
+
+    it('shows an active subscription', async () => {
+      const { token, user } = await registerUser(t.app);
+      await subscribe(t.database.db, user._id, 'business', { billingType: 'annual' });
+      const stats = (
+        await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })
+      ).json();
+      expect(stats.subscription).toMatchObject({
+        plan: { name: 'Business' },
+        billingType: 'annual',
+      });
+      expect(stats.remainingImages).toBe(-1);
+    });
+
+    it('needs a signed-in user', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/user/stats' })).statusCode).toBe(401);
+    });
+  });
+});

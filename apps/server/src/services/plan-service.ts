@@ -1,0 +1,144 @@
+import {
+  DEFAULT_PLAN_FEATURES,
+  DEFAULT_PLANS,
+  SERVICES,
+  type Plan,
+  type PlanBody,
+} from '@refract/contracts';
+import { AppError, notFound } from '../lib/app-error.js';
+import type {
+  PlanInput,
+  PlansRepository,
+  PlanWithQuotas,
+} from '../db/repositories/plans-repository.js';
+import { isUniqueViolation } from '../db/repositories/users-repository.js';
+import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
+import type { SettingsRepository } from '../db/repositories/settings-repository.js';
+
+/** Plans the quota rules depend on: Basic is everyone's fallback, admin is the admins' plan. */
+const PROTECTED_SLUGS = new Set(['basic', 'admin']);
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/** The API's plan: fees in dollars, every service listed. */
+export function toApiPlan(plan: PlanWithQuotas): Plan {
+  const features = JSON.parse(plan.features) as string[];
+  return {
+    _id: plan.id,
+    name: plan.name,
+    monthlyFee: plan.monthly_fee_cents / 100,
+    annualFee: plan.annual_fee_cents / 100,
+    features: features.length > 0 ? features : DEFAULT_PLAN_FEATURES,
+    services: SERVICES.map((name) => {
+      const q = plan.quotas.find((row) => row.service === name);
+      return { name, monthlyQuota: q?.monthly_quota ?? 0, annualQuota: q?.annual_quota ?? 0 };
+    }),
+  };
+}
+
+function toInput(body: PlanBody): PlanInput {
+  const features = body.features.filter((f) => f.length > 0);
+  return {
+    name: body.name,
+    monthlyFeeCents: cents(body.monthlyFee),
+    annualFeeCents: cents(body.annualFee),
+    features: features.length > 0 ? features : DEFAULT_PLAN_FEATURES,
+    quotas: body.services.map((s) => ({
+      service: s.name,
+      monthlyQuota: s.monthlyQuota,
+      annualQuota: s.annualQuota,
+    })),
+  };
+}
+
+const nameTaken = (name: string) =>
+  new AppError(409, 'plan_name_taken', `A plan named "${name}" already exists`);
+
+export function planService(
+  plans: PlansRepository,
+  subscriptions: SubscriptionsRepository,
+  settings: SettingsRepository,
+) {
+  async function find(id: string, { includeHidden }: { includeHidden: boolean }) {
+    const plan = await plans.findById(id);
+    if (!plan || (plan.hidden && !includeHidden)) throw notFound('No such plan');
+    return plan;
+  }
+
+  return {
+    /** Seeds the default plans once, into an empty database. */
+    async seedDefaults(): Promise<void> {
+      if ((await settings.get('plans_seeded')) || (await plans.count()) > 0) return;
+      for (const [position, p] of DEFAULT_PLANS.entries()) {
+        try {
+          await plans.create({
+            slug: p.slug,
+            name: p.name,
+            monthlyFeeCents: p.monthlyFeeCents,
+            annualFeeCents: p.annualFeeCents,
+            features: DEFAULT_PLAN_FEATURES,
+            hidden: p.hidden,
+            position,
+            quotas: SERVICES.map((service) => ({
+              service,
+              monthlyQuota: p.monthlyQuota,
+              annualQuota: p.annualQuota,
+            })),
+          });
+        } catch (err) {
+          // Another instance seeding at the same moment got there first.
+          if (!isUniqueViolation(err)) throw err;
+        }
+      }
+      await settings.set('plans_seeded', new Date().toISOString());
+    },
+
+    async list({ includeHidden }: { includeHidden: boolean }): Promise<Plan[]> {
+      return (await plans.list({ includeHidden })).map(toApiPlan);
+    },
+
+    async get(id: string, { includeHidden }: { includeHidden: boolean }): Promise<Plan> {
+      return toApiPlan(await find(id, { includeHidden }));
+    },
+
+    async create(body: PlanBody): Promise<Plan> {
+      try {
+        const id = await plans.create(toInput(body));
+        return toApiPlan((await plans.findById(id))!);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw nameTaken(body.name);
+        throw err;
+      }
+    },
+
+    async update(id: string, body: PlanBody): Promise<Plan> {
+      try {
+        if (!(await plans.update(id, toInput(body)))) throw notFound('No such plan');
+      } catch (err) {
+        if (isUniqueViolation(err)) throw nameTaken(body.name);
+        throw err;
+      }
+      return toApiPlan((await plans.findById(id))!);
+    },
+
+    async remove(id: string): Promise<void> {
+      const plan = await find(id, { includeHidden: true });
+      if (plan.slug && PROTECTED_SLUGS.has(plan.slug)) {
+        throw new AppError(
+          409,
+          'plan_protected',
+          `The ${plan.name} plan is needed by the quota rules and cannot be deleted`,
+        );
+      }
+      const now = new Date();
+      const active = (await subscriptions.countActiveByPlan(now)).get(id) ?? 0;
+      if (active > 0)
+        throw new AppError(409, 'plan_in_use', `${active} active subscriptions use this plan`);
+      // Lapsed subscriptions still point at the plan; they mean Basic now, so they go with it.
+      await subscriptions.deleteLapsedForPlan(id, now);
+      await plans.delete(id);
+    },
+  };
+}
+
+export type PlanService = ReturnType<typeof planService>;

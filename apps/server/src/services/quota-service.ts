@@ -1,0 +1,160 @@
+import {
+  SERVICES,
+  UNLIMITED,
+  type QuotaStatus,
+  type Service,
+  type UserStats,
+} from '@refract/contracts';
+import { AppError } from '../lib/app-error.js';
+import type { UserRow } from '../db/repositories/users-repository.js';
+import type { PlansRepository, PlanWithQuotas } from '../db/repositories/plans-repository.js';
+import type {
+  SubscriptionRow,
+  SubscriptionsRepository,
+} from '../db/repositories/subscriptions-repository.js';
+import type { UsageRepository } from '../db/repositories/usage-repository.js';
+import { billingPeriod, calendarMonth, type Period } from './quota-period.js';
+
+/** What a user may use now: their plan, the current period and a quota per service. */
+export interface Entitlement {
+  plan: PlanWithQuotas;
+  subscription: SubscriptionRow | null;
+  period: Period;
+  quotaFor(service: Service): number;
+}
+
+/** A charge held while a tool runs: confirm it when the tool succeeds, release it when it fails. */
+export interface Reservation {
+  status: QuotaStatus;
+  confirm(): Promise<void>;
+  release(): Promise<void>;
+}
+
+function remaining(quota: number, used: number): number {
+  return quota === UNLIMITED ? UNLIMITED : Math.max(0, quota - used);
+}
+
+export function quotaService(
+  plans: PlansRepository,
+  subscriptions: SubscriptionsRepository,
+  usage: UsageRepository,
+  clock: () => Date = () => new Date(),
+) {
+  async function planBySlug(slug: string): Promise<PlanWithQuotas> {
+    const plan = await plans.findBySlug(slug);
+    if (!plan) throw new Error(`The ${slug} plan is missing; it is seeded at start-up`);
+    return plan;
+  }
+
+  /**
+   * Admins are unlimited. An active subscription gives its plan, over the current month of
+   * its billing cycle (annual: its year, with the annual quotas). Anyone else has Basic over
+   * the calendar month in UTC.
+   */
+  async function entitlement(user: UserRow, now = clock()): Promise<Entitlement> {
+    const subscription = (await subscriptions.findByUser(user.id)) ?? null;
+    const active = subscription && new Date(subscription.end_date) > now ? subscription : null;
+    const subscribedPlan =
+      active && !user.is_admin ? await plans.findById(active.plan_id) : undefined;
+    const plan = user.is_admin
+      ? await planBySlug('admin')
+      : (subscribedPlan ?? (await planBySlug('basic')));
+    const annual = subscribedPlan !== undefined && active?.billing_type === 'annual';
+    const period = subscribedPlan
+      ? billingPeriod(new Date(active!.anchor_date), annual ? 12 : 1, now)
+      : calendarMonth(now);
+    return {
+      plan,
+      subscription: subscribedPlan ? active : null,
+      period,
+      quotaFor(service) {
+        if (user.is_admin) return UNLIMITED;
+        const row = plan.quotas.find((q) => q.service === service);
+        return row ? (annual ? row.annual_quota : row.monthly_quota) : 0;
+      },
+    };
+  }
+
+  function quotaExceeded(status: QuotaStatus) {
+    return new AppError(
+      403,
+      'quota_exceeded',
+      `You have used all ${status.quota} uses of ${status.service} in this period. Upgrade your plan for more.`,
+      {},
+      status,
+    );
+  }
+
+  async function reserve(user: UserRow, service: Service, count: number): Promise<Reservation> {
+    const e = await entitlement(user);
+    const periodStart = e.period.start.toISOString();
+    const quota = e.quotaFor(service);
+    const resetsAt = e.period.end.toISOString();
+    const used = await usage.tryIncrement(user.id, service, periodStart, count, quota);
+    if (used === undefined) {
+      const current = (await usage.usedInPeriod(user.id, periodStart)).get(service) ?? 0;
+      throw quotaExceeded({
+        service,
+        used: current,
+        quota,
+        remaining: remaining(quota, current),
+        resetsAt,
+      });
+    }
+    let settled = false;
+    return {
+      status: { service, used, quota, remaining: remaining(quota, used), resetsAt },
+      async confirm() {
+        if (settled) return;
+        settled = true;
+        await usage.recordEvent(user.id, service, count);
+      },
+      async release() {
+        if (settled) return;
+        settled = true;
+        await usage.decrement(user.id, service, periodStart, count);
+      },
+    };
+  }
+
+  return {
+    entitlement,
+    reserve,
+
+    /** Charges uses at once (POST /api/user/track): a reservation confirmed straight away. */
+    async track(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
+      const reservation = await reserve(user, service, count);
+      await reservation.confirm();
+      return reservation.status;
+    },
+
+    async stats(user: UserRow): Promise<UserStats> {
+      const e = await entitlement(user);
+      const used = await usage.usedInPeriod(user.id, e.period.start.toISOString());
+      const rows = SERVICES.map((service) => {
+        const quota = e.quotaFor(service);
+        const u = used.get(service) ?? 0;
+        return { service, used: u, quota, remaining: remaining(quota, u) };
+      });
+      const limited = rows.filter((r) => r.quota !== UNLIMITED);
+      return {
+        imagesProcessed: rows.reduce((sum, r) => sum + r.used, 0),
+        remainingImages:
+          limited.length === 0 ? UNLIMITED : limited.reduce((sum, r) => sum + r.remaining, 0),
+        subscription: e.subscription
+          ? {
+              plan: { name: e.plan.name },
+              billingType: e.subscription.billing_type,
+              endDate: e.subscription.end_date,
+            }
+          : null,
+        plan: { _id: e.plan.id, name: e.plan.name },
+        usage: rows,
+        periodStart: e.period.start.toISOString(),
+        periodEnd: e.period.end.toISOString(),
+      };
+    },
+  };
+}
+
+export type QuotaService = ReturnType<typeof quotaService>;

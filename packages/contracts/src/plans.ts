@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { SERVICES, type Service } from './services.js';
+
+export const BILLING_TYPES = ['monthly', 'annual'] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+
+/** -1 means unlimited, for monthly and annual quotas alike. */
+export const UNLIMITED = -1;
+
+/** The features line a plan shows when none are given. */
+export const DEFAULT_PLAN_FEATURES = ['All services included'];
+
+const money = z.number().finite().min(0, 'must be 0 or more').max(100_000);
+const quota = z
+  .number()
+  .int('must be a whole number')
+  .min(-1, 'must be -1 (unlimited) or more')
+  .max(1_000_000);
+
+export const planServiceSchema = z.object({
+  name: z.enum(SERVICES),
+  monthlyQuota: quota,
+  annualQuota: quota,
+});
+
+/** The plan as the API shows it: fees in dollars, as in the spec (`monthlyFee: 4.99`). */
+export const planSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  monthlyFee: z.number(),
+  annualFee: z.number(),
+  features: z.array(z.string()),
+  services: z.array(planServiceSchema),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** Create and update: every service must be present exactly once. */
+export const planBodySchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(60),
+    monthlyFee: money,
+    annualFee: money,
+    features: z.array(z.string().trim().max(200)).max(30).default([]),
+    services: z.array(planServiceSchema),
+  })
+  .superRefine((body, ctx) => {
+    const names = body.services.map((s) => s.name);
+    for (const service of SERVICES) {
+      if (!names.includes(service))
+        ctx.addIssue({ code: 'custom', path: ['services'], message: `is missing ${service}` });
+    }
+    if (new Set(names).size !== names.length) {
+      ctx.addIssue({ code: 'custom', path: ['services'], message: 'lists a service twice' });
+    }
+  });
+export type PlanBody = z.infer<typeof planBodySchema>;
+
+export interface DefaultPlan {
+  slug: 'basic' | 'developer' | 'business' | 'admin';
+  name: string;
+  monthlyFeeCents: number;
+  annualFeeCents: number;
+  monthlyQuota: number;
+  annualQuota: number;
+  hidden: boolean;
+}
+
+/** Seeded once into an empty database (spec section 9). */
+export const DEFAULT_PLANS: readonly DefaultPlan[] = [
+  {
+    slug: 'basic',
+    name: 'Basic',
+    monthlyFeeCents: 0,
+    annualFeeCents: 0,
+    monthlyQuota: 3,
+    annualQuota: 36,
+    hidden: false,
+  },
+  {
+    slug: 'developer',
+    name: 'Developer',
+    monthlyFeeCents: 499,
+    annualFeeCents: 4790,
+    monthlyQuota: 10,
+    annualQuota: 120,
+    hidden: false,
+  },
+  {
+    slug: 'business',
+    name: 'Business',
+    monthlyFeeCents: 699,
+    annualFeeCents: 6710,
+    monthlyQuota: UNLIMITED,
+    annualQuota: UNLIMITED,
+    hidden: false,
+  },
+  {
+    slug: 'admin',
+    name: 'admin',
+    monthlyFeeCents: 0,
+    annualFeeCents: 0,
+    monthlyQuota: UNLIMITED,
+    annualQuota: UNLIMITED,
+    hidden: true,
+  },
+];
+
+export const trackBodySchema = z.object({
+  service: z.string(),
+  imageCount: z.number().int('must be a whole number').min(1).max(100).default(1),
+});
+
+/** A service's standing in the current period; `quota` and `remaining` are -1 when unlimited. */
+export const quotaStatusSchema = z.object({
+  service: z.enum(SERVICES),
+  used: z.number().int(),
+  quota: z.number().int(),
+  remaining: z.number().int(),
+  resetsAt: z.string(),
+});
+export type QuotaStatus = z.infer<typeof quotaStatusSchema>;
+
+export const userStatsSchema = z.object({
+  imagesProcessed: z.number().int(),
+  remainingImages: z.number().int(),
+  subscription: z
+    .object({
+      plan: z.object({ name: z.string() }),
+      billingType: z.enum(BILLING_TYPES),
+      endDate: z.string(),
+    })
+    .nullable(),
+  plan: z.object({ _id: z.string(), name: z.string() }),
+  usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+});
+export type UserStats = z.infer<typeof userStatsSchema>;
+
+export const adminStatsSchema = z.object({
+  userStats: z.object({
+    total: z.number().int(),
+    developerPlan: z.number().int(),
+    businessPlan: z.number().int(),
+  }),
+  activeSubscriptions: z.number().int(),
+  featureUsage: z.record(z.string(), z.number().int()),
+  monthlyRevenue: z.number(),
+});
+
+export const adminUsersQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+export const adminUserRowSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(['admin', 'user']),
+  subscription: z
+    .object({ plan: z.string(), billingType: z.enum(BILLING_TYPES), endDate: z.string() })
+    .nullable(),
+  country: z.string(),
+  createdAt: z.string(),
+});
+
+export const adminUsersResponseSchema = z.object({
+  users: z.array(adminUserRowSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+
+export function isService(value: unknown): value is Service {
+  return typeof value === 'string' && (SERVICES as readonly string[]).includes(value);
+}
