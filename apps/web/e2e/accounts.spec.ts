@@ -1,22 +1,6 @@
 import { E2E_ADMIN } from './e2e-env';
+import { field, signUp, uniqueEmail as unique } from './helpers';
 import { expect, test } from './fixtures';
-
-/** A text field by its accessible name (Mantine's required asterisk is not part of it). */
-const field = (page: import('@playwright/test').Page, name: string) =>
-  page.getByRole('textbox', { name, exact: true });
-
-const unique = () => `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-async function signUp(page: import('@playwright/test').Page, email: string, password: string) {
-  await page.goto('/signup');
-  await field(page, 'Name').fill('Marie Curie');
-  await field(page, 'Email').fill(email);
-  await field(page, 'Password').fill(password);
-  await field(page, 'Confirm password').fill(password);
-  await field(page, 'What is your favorite book?').fill('Middlemarch');
-  await field(page, 'What is your favorite meal?').fill('Ratatouille');
-  await page.getByRole('button', { name: 'Create account' }).click();
-}
 
 test('sign up, log out, log in, then recover the password', async ({ strictPage: page }) => {
   const email = unique();

@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import '@mantine/charts/styles.css';
 import './app/global.css';
 import './lib/i18n';
 import { StrictMode } from 'react';

@@ -1,12 +1,34 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { SignupPage } from '../features/auth/signup-page';
 import { HomePage } from '../features/home/home-page';
+import { PlansPage } from '../features/plans/plans-page';
 import { plannedRoutes } from '../features/placeholder/planned-routes';
-import { Guard, VisitorOnly } from './guards';
+import { FullPageSpinner, Guard, VisitorOnly } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
+
+// Signed-in pages load on demand: the admin charts alone would double the first download.
+const AdminDashboardPage = lazy(() =>
+  import('../features/admin/admin-dashboard-page').then((m) => ({ default: m.AdminDashboardPage })),
+);
+const AdminPlansPage = lazy(() =>
+  import('../features/admin/admin-plans-page').then((m) => ({ default: m.AdminPlansPage })),
+);
+const AdminUsersPage = lazy(() =>
+  import('../features/admin/admin-users-page').then((m) => ({ default: m.AdminUsersPage })),
+);
+const DashboardPage = lazy(() =>
+  import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+);
+
+const guarded = (access: 'user' | 'admin', page: ReactNode) => (
+  <Guard access={access}>
+    <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>
+  </Guard>
+);
 
 export const router = createBrowserRouter([
   {
@@ -38,6 +60,11 @@ export const router = createBrowserRouter([
         ),
       },
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/plans', element: <PlansPage /> },
+      { path: '/dashboard', element: guarded('user', <DashboardPage />) },
+      { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
+      { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
+      { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },
       ...plannedRoutes.map(({ path, access, element }) => ({
         path,
         element: access === 'public' ? element : <Guard access={access}>{element}</Guard>,

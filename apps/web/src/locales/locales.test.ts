@@ -19,6 +19,11 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
+/** i18next plural forms (key_one, key_few, ...) differ by language; compare their base keys. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const baseKeys = (keys: Iterable<string>) =>
+  [...new Set([...keys].map((k) => k.replace(PLURAL, '')))].sort();
+
 const placeholders = (text: string) =>
   [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
 
@@ -32,13 +37,18 @@ describe('translations', () => {
   describe.each(LANGUAGES.filter((l) => l !== 'en'))('%s', (language) => {
     const translated = flatten(load(language));
 
-    it('has exactly the English keys', () => {
-      expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
+    it('has exactly the English keys (plural forms as the language needs them)', () => {
+      expect(baseKeys(translated.keys())).toEqual(baseKeys(english.keys()));
+      for (const key of english.keys()) {
+        if (PLURAL.test(key)) expect(translated.has(key.replace(PLURAL, '_other')), key).toBe(true);
+      }
     });
 
     it('keeps every placeholder', () => {
       for (const [key, value] of english) {
-        expect(placeholders(translated.get(key) ?? ''), key).toEqual(placeholders(value));
+        const counterpart =
+          translated.get(key) ?? translated.get(key.replace(PLURAL, '_other')) ?? '';
+        expect(placeholders(counterpart), key).toEqual(placeholders(value));
       }
     });
 

@@ -3,15 +3,10 @@ import { TOOLS } from '@refract/contracts';
 import { PlannedPage } from '../../components/planned-page';
 
 type PageKey =
-  | 'plans'
   | 'subscribe'
   | 'success'
   | 'cancel'
   | 'paymentHistory'
-  | 'dashboard'
-  | 'admin'
-  | 'adminUsers'
-  | 'adminPlans'
   | 'adminPayments'
   | 'terms'
   | 'privacy'
@@ -33,15 +28,10 @@ export type RouteAccess = 'public' | 'signed-in' | 'user' | 'admin';
 
 /** Routes of the spec's route table whose pages are not built yet. */
 export const plannedRoutes: { path: string; access: RouteAccess; element: React.ReactElement }[] = [
-  { path: '/plans', access: 'public', element: <PlannedScreen page="plans" /> },
   { path: '/subscribe', access: 'signed-in', element: <PlannedScreen page="subscribe" /> },
   { path: '/success', access: 'public', element: <PlannedScreen page="success" /> },
   { path: '/cancel', access: 'public', element: <PlannedScreen page="cancel" /> },
   { path: '/payment-history', access: 'user', element: <PlannedScreen page="paymentHistory" /> },
-  { path: '/dashboard', access: 'user', element: <PlannedScreen page="dashboard" /> },
-  { path: '/admin', access: 'admin', element: <PlannedScreen page="admin" /> },
-  { path: '/admin/users', access: 'admin', element: <PlannedScreen page="adminUsers" /> },
-  { path: '/admin/plans', access: 'admin', element: <PlannedScreen page="adminPlans" /> },
   {
     path: '/admin/payment-history',
     access: 'admin',

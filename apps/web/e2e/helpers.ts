@@ -1,0 +1,44 @@
+import type { Page } from '@playwright/test';
+import { E2E_ADMIN } from './e2e-env';
+
+/** A text field by its accessible name (Mantine's required asterisk is not part of it). */
+export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+
+export const uniqueEmail = () => `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+export async function signUp(page: Page, email: string, password: string) {
+  await page.goto('/signup');
+  await field(page, 'Name').fill('Marie Curie');
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await field(page, 'Confirm password').fill(password);
+  await field(page, 'What is your favorite book?').fill('Middlemarch');
+  await field(page, 'What is your favorite meal?').fill('Ratatouille');
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+export async function logInAsAdmin(page: Page) {
+  await page.goto('/login');
+  await field(page, 'Email').fill(E2E_ADMIN.email);
+  await field(page, 'Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/admin$/);
+}
+
+/** Calls the API from the page with the stored session token. */
+export function apiFromPage(page: Page, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const res = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('token')}`,
+          'content-type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    { path, body },
+  );
+}

@@ -1,0 +1,89 @@
+import { BarChart } from '@mantine/charts';
+import { Container, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { SERVICES } from '@refract/contracts';
+import { PageHeader } from '../../components/page-header';
+import { QueryState } from '../../components/query-state';
+import { StatCard } from '../../components/stat-card';
+import { api } from '../../lib/api';
+import { formatMoney, formatNumber } from '../../lib/format';
+
+interface AdminStats {
+  userStats: { total: number; developerPlan: number; businessPlan: number };
+  activeSubscriptions: number;
+  featureUsage: Record<string, number>;
+  monthlyRevenue: number;
+}
+
+export function AdminDashboardPage() {
+  const { t } = useTranslation();
+  const stats = useQuery({
+    queryKey: ['admin-stats'],
+    queryFn: () => api<AdminStats>('/api/admin/dashboard/stats'),
+    refetchOnMount: 'always',
+  });
+  return (
+    <Container size="lg" py="xl">
+      <PageHeader title={t('admin.dashboard.title')} />
+      <QueryState
+        isPending={stats.isPending}
+        error={stats.error}
+        onRetry={() => void stats.refetch()}
+      >
+        {() => {
+          const s = stats.data!;
+          const usage = SERVICES.map((service) => ({
+            service: t(`services.${service}`),
+            uses: s.featureUsage[service] ?? 0,
+          }));
+          const totalUsage = usage.reduce((sum, row) => sum + row.uses, 0);
+          return (
+            <>
+              <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="lg">
+                <StatCard
+                  label={t('admin.dashboard.totalUsers')}
+                  value={formatNumber(s.userStats.total)}
+                />
+                <StatCard
+                  label={t('admin.dashboard.activeSubscriptions')}
+                  value={formatNumber(s.activeSubscriptions)}
+                  hint={t('admin.dashboard.byPlan', {
+                    developer: s.userStats.developerPlan,
+                    business: s.userStats.businessPlan,
+                  })}
+                />
+                <StatCard
+                  label={t('admin.dashboard.totalUsage')}
+                  value={formatNumber(totalUsage)}
+                />
+                <StatCard
+                  label={t('admin.dashboard.monthlyRevenue')}
+                  value={formatMoney(s.monthlyRevenue)}
+                />
+              </SimpleGrid>
+              <Paper withBorder radius="lg" p="lg">
+                <Title order={2} size="h4" mb="md">
+                  {t('admin.dashboard.featureUsage')}
+                </Title>
+                {totalUsage === 0 ? (
+                  <Text c="dimmed">{t('admin.dashboard.noUsage')}</Text>
+                ) : (
+                  <BarChart
+                    h={Math.max(300, usage.length * 28)}
+                    data={usage}
+                    dataKey="service"
+                    orientation="vertical"
+                    yAxisProps={{ width: 170 }}
+                    xAxisProps={{ allowDecimals: false }}
+                    series={[{ name: 'uses', label: t('admin.dashboard.uses'), color: 'violet.6' }]}
+                  />
+                )}
+              </Paper>
+            </>
+          );
+        }}
+      </QueryState>
+    </Container>
+  );
+}

@@ -1,0 +1,119 @@
+import { Badge, Container, Group, Pagination, Paper, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/page-header';
+import { QueryState } from '../../components/query-state';
+import { api } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+
+interface AdminUsers {
+  users: {
+    _id: string;
+    name: string;
+    email: string;
+    role: 'admin' | 'user';
+    subscription: { plan: string; billingType: string; endDate: string } | null;
+    country: string;
+  }[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+export function AdminUsersPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const users = useQuery({
+    queryKey: ['admin-users', debounced, page],
+    queryFn: () =>
+      api<AdminUsers>(`/api/admin/users?search=${encodeURIComponent(debounced)}&page=${page}`),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <Container size="lg" py="xl">
+      <PageHeader title={t('admin.users.title')} />
+      <TextInput
+        leftSection={<IconSearch size={16} aria-hidden />}
+        placeholder={t('admin.users.search')}
+        aria-label={t('admin.users.search')}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+        mb="md"
+        maw={420}
+      />
+      <QueryState
+        isPending={users.isPending}
+        error={users.error}
+        onRetry={() => void users.refetch()}
+      >
+        {() => {
+          const data = users.data!;
+          return (
+            <Paper withBorder radius="lg">
+              <Table.ScrollContainer minWidth={640}>
+                <Table striped highlightOnHover verticalSpacing="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('admin.users.name')}</Table.Th>
+                      <Table.Th>{t('admin.users.email')}</Table.Th>
+                      <Table.Th>{t('admin.users.role')}</Table.Th>
+                      <Table.Th>{t('admin.users.subscription')}</Table.Th>
+                      <Table.Th>{t('admin.users.country')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.users.map((u) => (
+                      <Table.Tr key={u._id}>
+                        <Table.Td>{u.name}</Table.Td>
+                        <Table.Td>{u.email}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'gray'}>
+                            {t(`admin.users.roles.${u.role}`)}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          {u.subscription
+                            ? t('admin.users.subscribed', {
+                                plan: u.subscription.plan,
+                                date: formatDate(u.subscription.endDate),
+                              })
+                            : t('admin.users.noSubscription')}
+                        </Table.Td>
+                        <Table.Td>{u.country}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              {data.users.length === 0 && (
+                <Text c="dimmed" p="lg" ta="center">
+                  {t('admin.users.none')}
+                </Text>
+              )}
+              <Group justify="space-between" p="md">
+                <Text size="sm" c="dimmed">
+                  {t('admin.users.total', { count: data.total })}
+                </Text>
+                <Pagination
+                  total={Math.max(1, Math.ceil(data.total / data.pageSize))}
+                  value={page}
+                  onChange={setPage}
+                  size="sm"
+                />
+              </Group>
+            </Paper>
+          );
+        }}
+      </QueryState>
+    </Container>
+  );
+}

@@ -1,0 +1,91 @@
+import { Button, Container, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { UNLIMITED } from '@refract/contracts';
+import { PageHeader } from '../../components/page-header';
+import { QueryState } from '../../components/query-state';
+import { StatCard } from '../../components/stat-card';
+import { formatDate, formatNumber } from '../../lib/format';
+import { useUserStats } from '../../lib/queries';
+import { useSession } from '../../lib/session/session-context';
+import { UsageList } from './usage-list';
+
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const stats = useUserStats();
+  return (
+    <Container size="lg" py="xl">
+      <PageHeader
+        title={t('dashboard.title')}
+        subtitle={t('dashboard.greeting', { name: user?.name ?? '' })}
+        actions={
+          <Group gap="xs">
+            <Button component={Link} to="/convert" variant="light">
+              {t('nav.convert')}
+            </Button>
+            <Button component={Link} to="/compress" variant="light">
+              {t('nav.compress')}
+            </Button>
+            <Button component={Link} to="/payment-history" variant="default">
+              {t('nav.paymentHistory')}
+            </Button>
+            <Button component={Link} to="/plans">
+              {t('dashboard.upgrade')}
+            </Button>
+          </Group>
+        }
+      />
+      <QueryState
+        isPending={stats.isPending}
+        error={stats.error}
+        onRetry={() => void stats.refetch()}
+      >
+        {() => {
+          const s = stats.data!;
+          return (
+            <>
+              <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
+                <StatCard
+                  label={t('dashboard.imagesProcessed')}
+                  value={formatNumber(s.imagesProcessed)}
+                  hint={t('dashboard.thisPeriod')}
+                />
+                <StatCard
+                  label={t('dashboard.currentPlan')}
+                  value={s.plan.name}
+                  hint={
+                    s.subscription
+                      ? t('dashboard.renews', { date: formatDate(s.subscription.endDate) })
+                      : t('dashboard.freePlan')
+                  }
+                />
+                <StatCard
+                  label={t('dashboard.remainingUses')}
+                  value={
+                    s.remainingImages === UNLIMITED
+                      ? t('plans.unlimited')
+                      : formatNumber(s.remainingImages)
+                  }
+                  hint={t('dashboard.resetsOn', { date: formatDate(s.periodEnd) })}
+                />
+              </SimpleGrid>
+              <Paper withBorder radius="lg" p="lg">
+                <Title order={2} size="h4" mb="md">
+                  {t('dashboard.usageTitle')}
+                </Title>
+                <Text size="sm" c="dimmed" mb="md">
+                  {t('dashboard.period', {
+                    start: formatDate(s.periodStart),
+                    end: formatDate(s.periodEnd),
+                  })}
+                </Text>
+                <UsageList usage={s.usage} />
+              </Paper>
+            </>
+          );
+        }}
+      </QueryState>
+    </Container>
+  );
+}

@@ -1,0 +1,82 @@
+import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PLAN_FEATURES, UNLIMITED, type Plan } from '@refract/contracts';
+import { formatMoney, formatNumber } from '../../lib/format';
+import { tokenStore } from '../../lib/api';
+
+/** "Developer Plan" → "Developer": the cards show the name without the word. */
+const shortName = (name: string) => name.replace(/\s*\bplan\b\s*/i, ' ').trim() || name;
+
+export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
+  const { t } = useTranslation();
+  const free = plan.monthlyFee === 0;
+  const target = tokenStore.get() ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      shadow={current ? 'md' : undefined}
+      style={current ? { borderColor: 'var(--mantine-primary-color-filled)' } : undefined}
+    >
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={2} size="h3">
+            {shortName(plan.name)}
+          </Title>
+          {current && <Badge>{t('plans.current')}</Badge>}
+        </Group>
+        <div>
+          <Text fz={32} fw={800} lh={1.1}>
+            {free ? t('plans.free') : formatMoney(plan.monthlyFee)}
+            {!free && (
+              <Text span c="dimmed" fz="sm" fw={400}>
+                {' '}
+                {t('plans.perMonth')}
+              </Text>
+            )}
+          </Text>
+          {!free && (
+            <Text size="sm" c="dimmed">
+              {t('plans.orAnnual', { price: formatMoney(plan.annualFee) })}
+            </Text>
+          )}
+        </div>
+        {plan.features.map((feature) => (
+          <Text key={feature} size="sm">
+            {/* The server's default line is English; show it in the user's language. */}
+            {feature === DEFAULT_PLAN_FEATURES[0] ? t('plans.allServicesIncluded') : feature}
+          </Text>
+        ))}
+        <Divider />
+        <List size="xs" spacing={2} style={{ flex: 1 }}>
+          {plan.services.map((service) => (
+            <List.Item key={service.name}>
+              <Group justify="space-between" gap="xs" wrap="nowrap">
+                <Text size="xs">{t(`services.${service.name}`)}</Text>
+                <Text size="xs" fw={600}>
+                  {service.monthlyQuota === UNLIMITED
+                    ? t('plans.unlimited')
+                    : t('plans.perMonthQuota', {
+                        count: service.monthlyQuota,
+                        formatted: formatNumber(service.monthlyQuota),
+                      })}
+                </Text>
+              </Group>
+            </List.Item>
+          ))}
+        </List>
+        <Button
+          component={Link}
+          to={target}
+          variant={current ? 'light' : 'filled'}
+          disabled={current}
+          fullWidth
+        >
+          {current ? t('plans.current') : free ? t('plans.startFree') : t('plans.select')}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}

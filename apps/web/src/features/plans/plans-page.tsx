@@ -1,0 +1,44 @@
+import { Alert, Container, SimpleGrid } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/page-header';
+import { QueryState } from '../../components/query-state';
+import { formatDate } from '../../lib/format';
+import { usePlans, useUserStats } from '../../lib/queries';
+import { PlanCard } from './plan-card';
+
+export function PlansPage() {
+  const { t } = useTranslation();
+  const plans = usePlans();
+  const stats = useUserStats();
+  const subscription = stats.data?.subscription;
+  const expired = subscription ? new Date(subscription.endDate) < new Date() : false;
+
+  return (
+    <Container size="lg" py="xl">
+      <PageHeader title={t('plans.title')} subtitle={t('plans.subtitle')} />
+      {subscription && (
+        <Alert color={expired ? 'red' : 'green'} mb="lg" role="status">
+          {t(expired ? 'plans.expired' : 'plans.willExpire', {
+            plan: subscription.plan.name,
+            date: formatDate(subscription.endDate, { dateStyle: 'long', timeStyle: 'medium' }),
+          })}
+        </Alert>
+      )}
+      <QueryState
+        isPending={plans.isPending}
+        error={plans.error}
+        onRetry={() => window.location.reload()}
+      >
+        {() => (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+            {plans
+              .data!.filter((plan) => plan.name !== 'admin')
+              .map((plan) => (
+                <PlanCard key={plan._id} plan={plan} current={stats.data?.plan._id === plan._id} />
+              ))}
+          </SimpleGrid>
+        )}
+      </QueryState>
+    </Container>
+  );
+}

@@ -1,0 +1,20 @@
+import { currentLanguage } from './i18n';
+
+/** A date in the user's language, e.g. "25 November 2026" / "2026年11月25日". */
+export function formatDate(
+  iso: string,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'long' },
+): string {
+  return new Intl.DateTimeFormat(currentLanguage(), options).format(new Date(iso));
+}
+
+/** Dollars as the user's language writes them ($4.99, 4,99 $US, ...). */
+export function formatMoney(dollars: number): string {
+  return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD' }).format(
+    dollars,
+  );
+}
+
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat(currentLanguage()).format(value);
+}

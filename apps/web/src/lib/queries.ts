@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Plan, UserStats } from '@refract/contracts';
+import { api } from './api';
+import { useSession } from './session/session-context';
+
+/** Public plans (an admin's token also shows the hidden admin plan). */
+export function usePlans() {
+  return useQuery({ queryKey: ['plans'], queryFn: () => api<Plan[]>('/api/subscriptions/plans') });
+}
+
+/** The signed-in user's plan and usage; refetched whenever a page using it mounts. */
+export function useUserStats() {
+  const { user } = useSession();
+  return useQuery({
+    queryKey: ['user-stats', user?._id],
+    queryFn: () => api<UserStats>('/api/user/stats'),
+    enabled: Boolean(user && !user.isAdmin),
+    refetchOnMount: 'always',
+  });
+}
