@@ -1,5 +1,6 @@
 import { Alert, Button, Center, Group, Loader } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api';
@@ -9,17 +10,16 @@ import { useErrorMessage } from '../lib/use-error-message';
  * Loading and error states for a query: a spinner, or the error in the user's language with
  * a retry button (and a log-in button when the session has ended).
  */
-export function QueryState({
-  isPending,
-  error,
-  onRetry,
+export function QueryState<T>({
+  query,
+  onRetry = () => void query.refetch(),
   children,
 }: {
-  isPending: boolean;
-  error: unknown;
-  onRetry(): void;
-  children: () => ReactNode;
+  query: UseQueryResult<T>;
+  onRetry?: () => void;
+  children: (data: T) => ReactNode;
 }) {
+  const { isPending, error } = query;
   const { t } = useTranslation();
   const message = useErrorMessage();
   if (isPending) {
@@ -53,5 +53,5 @@ export function QueryState({
       </Alert>
     );
   }
-  return children();
+  return children(query.data as T);
 }

@@ -26,13 +26,8 @@ export function AdminDashboardPage() {
   return (
     <Container size="lg" py="xl">
       <PageHeader title={t('admin.dashboard.title')} />
-      <QueryState
-        isPending={stats.isPending}
-        error={stats.error}
-        onRetry={() => void stats.refetch()}
-      >
-        {() => {
-          const s = stats.data!;
+      <QueryState query={stats}>
+        {(s) => {
           const usage = SERVICES.map((service) => ({
             service: t(`services.${service}`),
             uses: s.featureUsage[service] ?? 0,

@@ -69,12 +69,8 @@ export function AdminPlansPage() {
           onSave={(body) => save.mutate(body)}
           onCancel={reset}
         />
-        <QueryState
-          isPending={plans.isPending}
-          error={plans.error}
-          onRetry={() => void plans.refetch()}
-        >
-          {() => (
+        <QueryState query={plans}>
+          {(list) => (
             <Paper withBorder radius="lg">
               <Table.ScrollContainer minWidth={520}>
                 <Table verticalSpacing="sm">
@@ -87,7 +83,7 @@ export function AdminPlansPage() {
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
-                    {plans.data!.map((plan) => (
+                    {list.map((plan) => (
                       <Table.Tr key={plan._id}>
                         <Table.Td>{plan.name}</Table.Td>
                         <Table.Td>{formatMoney(plan.monthlyFee)}</Table.Td>

@@ -50,13 +50,8 @@ export function AdminUsersPage() {
         mb="md"
         maw={420}
       />
-      <QueryState
-        isPending={users.isPending}
-        error={users.error}
-        onRetry={() => void users.refetch()}
-      >
-        {() => {
-          const data = users.data!;
+      <QueryState query={users}>
+        {(data) => {
           return (
             <Paper withBorder radius="lg">
               <Table.ScrollContainer minWidth={640}>

@@ -36,13 +36,8 @@ export function DashboardPage() {
           </Group>
         }
       />
-      <QueryState
-        isPending={stats.isPending}
-        error={stats.error}
-        onRetry={() => void stats.refetch()}
-      >
-        {() => {
-          const s = stats.data!;
+      <QueryState query={stats}>
+        {(s) => {
           return (
             <>
               <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">

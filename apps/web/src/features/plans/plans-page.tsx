@@ -24,15 +24,11 @@ export function PlansPage() {
           })}
         </Alert>
       )}
-      <QueryState
-        isPending={plans.isPending}
-        error={plans.error}
-        onRetry={() => window.location.reload()}
-      >
-        {() => (
+      <QueryState query={plans} onRetry={() => window.location.reload()}>
+        {(list) => (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-            {plans
-              .data!.filter((plan) => plan.name !== 'admin')
+            {list
+              .filter((plan) => plan.name !== 'admin')
               .map((plan) => (
                 <PlanCard key={plan._id} plan={plan} current={stats.data?.plan._id === plan._id} />
               ))}
