@@ -9,7 +9,8 @@ let skipped = 0;
 const unit = read('.ci/out/unit.json');
 if (unit) {
   passed += unit.numPassedTests;
-  failed += unit.numFailedTests;
+  // A suite that fails in a hook fails no test of its own; count it too.
+  failed += Math.max(unit.numFailedTests, unit.numFailedTestSuites);
   skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
 } else {
   console.log('No unit test report (.ci/out/unit.json).');
