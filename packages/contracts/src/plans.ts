@@ -175,3 +175,16 @@ export const adminUsersResponseSchema = z.object({
 export function isService(value: unknown): value is Service {
   return typeof value === 'string' && (SERVICES as readonly string[]).includes(value);
 }
+
+/** GET /api/payments/subscription-status: the user's subscription, lapsed ones included. */
+export const subscriptionStatusSchema = z.object({
+  subscription: z
+    .object({
+      planDetails: planSchema,
+      userDetails: z.object({ subscriptionEndDate: z.string() }),
+      billingType: z.enum(BILLING_TYPES),
+      status: z.enum(['active', 'expired']),
+    })
+    .nullable(),
+});
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;

@@ -101,6 +101,24 @@ export function planService(
       return toApiPlan(await find(id, { includeHidden }));
     },
 
+    /** The user's subscription with its plan, whether still active or lapsed; null if none. */
+    async subscriptionStatus(userId: string) {
+      const subscription = await subscriptions.findByUser(userId);
+      const plan = subscription && (await plans.findById(subscription.plan_id));
+      if (!subscription || !plan) return { subscription: null };
+      return {
+        subscription: {
+          planDetails: toApiPlan(plan),
+          userDetails: { subscriptionEndDate: subscription.end_date },
+          billingType: subscription.billing_type,
+          status:
+            new Date(subscription.end_date) > new Date()
+              ? ('active' as const)
+              : ('expired' as const),
+        },
+      };
+    },
+
     async create(body: PlanBody): Promise<Plan> {
       try {
         const id = await plans.create(toInput(body));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Plan, UserStats } from '@refract/contracts';
+import type { Plan, SubscriptionStatus, UserStats } from '@refract/contracts';
 import { api } from './api';
 import { useSession } from './session/session-context';
 
@@ -16,5 +16,15 @@ export function useUserStats() {
     queryFn: () => api<UserStats>('/api/user/stats'),
     enabled: Boolean(user && !user.isAdmin),
     refetchOnMount: 'always',
+  });
+}
+
+/** The user's subscription, lapsed ones included (for the "will expire" / "expired" line). */
+export function useSubscriptionStatus() {
+  const { user } = useSession();
+  return useQuery({
+    queryKey: ['subscription-status', user?._id],
+    queryFn: () => api<SubscriptionStatus>('/api/payments/subscription-status'),
+    enabled: Boolean(user && !user.isAdmin),
   });
 }

@@ -174,3 +174,44 @@ describeEachDatabase('plans API', (kind) => {
     });
   });
 });
+
+describeEachDatabase('GET /api/payments/subscription-status', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const status = (token?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/payments/subscription-status',
+      headers: token ? bearer(token) : {},
+    });
+
+  it('is null without a subscription, and needs a token', async () => {
+    const { token } = await registerUser(t.app);
+    expect((await status(token)).json()).toEqual({ subscription: null });
+    expect((await status()).statusCode).toBe(401);
+  });
+
+  it('shows an active and a lapsed subscription with the plan and end date', async () => {
+    const active = await registerUser(t.app);
+    const end = new Date(Date.now() + 10 * 86_400_000);
+    await subscribe(t.database.db, active.user._id, 'developer', { billingType: 'annual', end });
+    expect((await status(active.token)).json().subscription).toMatchObject({
+      planDetails: { name: 'Developer', monthlyFee: 4.99 },
+      userDetails: { subscriptionEndDate: end.toISOString() },
+      billingType: 'annual',
+      status: 'active',
+    });
+    const lapsed = await registerUser(t.app);
+    await subscribe(t.database.db, lapsed.user._id, 'business', {
+      end: new Date(Date.now() - 1000),
+    });
+    expect((await status(lapsed.token)).json().subscription).toMatchObject({
+      status: 'expired',
+      planDetails: { name: 'Business' },
+    });
+  });
+});

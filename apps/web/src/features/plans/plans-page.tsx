@@ -3,15 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { formatDate } from '../../lib/format';
-import { usePlans, useUserStats } from '../../lib/queries';
+import { usePlans, useSubscriptionStatus, useUserStats } from '../../lib/queries';
 import { PlanCard } from './plan-card';
 
 export function PlansPage() {
   const { t } = useTranslation();
   const plans = usePlans();
   const stats = useUserStats();
-  const subscription = stats.data?.subscription;
-  const expired = subscription ? new Date(subscription.endDate) < new Date() : false;
+  const subscription = useSubscriptionStatus().data?.subscription;
+  const expired = subscription?.status === 'expired';
 
   return (
     <Container size="lg" py="xl">
@@ -19,8 +19,11 @@ export function PlansPage() {
       {subscription && (
         <Alert color={expired ? 'red' : 'green'} mb="lg" role="status">
           {t(expired ? 'plans.expired' : 'plans.willExpire', {
-            plan: subscription.plan.name,
-            date: formatDate(subscription.endDate, { dateStyle: 'long', timeStyle: 'medium' }),
+            plan: subscription.planDetails.name,
+            date: formatDate(subscription.userDetails.subscriptionEndDate, {
+              dateStyle: 'long',
+              timeStyle: 'medium',
+            }),
           })}
         </Alert>
       )}
