@@ -16,6 +16,8 @@ import { healthRoutes } from './routes/health/health-routes.js';
 import { userRoutes } from './routes/user/user-routes.js';
 import { planRoutes } from './routes/plans/plan-routes.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
+import { toolRoutes } from './routes/tools/tool-routes.js';
+import { registerUploads } from './plugins/uploads.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
 
@@ -86,6 +88,8 @@ export async function buildApp(context: AppContext) {
   await app.register(userRoutes(services, guards));
   await app.register(planRoutes(services, guards));
   await app.register(adminRoutes(services));
+  await registerUploads(app);
+  await app.register(toolRoutes(context, services, guards));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

@@ -28,6 +28,13 @@ export const ERROR_CODES = [
   'plan_name_taken',
   'plan_in_use',
   'plan_protected',
+  'file_too_large',
+  'no_file',
+  'invalid_image',
+  'image_too_large',
+  'unsupported_output_format',
+  'processing_timeout',
+  'processing_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,3 +5,4 @@ export * from './health.js';
 export * from './tools.js';
 export * from './auth.js';
 export * from './plans.js';
+export * from './formats.js';

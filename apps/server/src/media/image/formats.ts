@@ -1,0 +1,106 @@
+import type { FormatInfo, ImageFormat } from '@refract/contracts';
+import { IMAGE_FORMATS } from '@refract/contracts';
+import type { Engines } from '../engines.js';
+
+export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'none';
+
+interface OutputFormat {
+  engine: OutputEngine;
+  extension: string;
+  contentType: string;
+  /** Why it cannot be written, when engine is none. */
+  reason?: string;
+}
+
+/** How each target format is produced. Nothing is ever sent under a wrong extension. */
+export const OUTPUTS: Record<ImageFormat, OutputFormat> = {
+  jpeg: { engine: 'sharp', extension: 'jpeg', contentType: 'image/jpeg' },
+  jpg: { engine: 'sharp', extension: 'jpg', contentType: 'image/jpeg' },
+  png: { engine: 'sharp', extension: 'png', contentType: 'image/png' },
+  webp: { engine: 'sharp', extension: 'webp', contentType: 'image/webp' },
+  avif: { engine: 'sharp', extension: 'avif', contentType: 'image/avif' },
+  tiff: { engine: 'sharp', extension: 'tiff', contentType: 'image/tiff' },
+  gif: { engine: 'sharp', extension: 'gif', contentType: 'image/gif' },
+  bmp: { engine: 'magick', extension: 'bmp', contentType: 'image/bmp' },
+  ico: { engine: 'magick', extension: 'ico', contentType: 'image/vnd.microsoft.icon' },
+  cur: { engine: 'magick', extension: 'cur', contentType: 'image/x-win-bitmap' },
+  pcx: { engine: 'magick', extension: 'pcx', contentType: 'image/vnd.zbrush.pcx' },
+  tga: { engine: 'magick', extension: 'tga', contentType: 'image/x-tga' },
+  psd: { engine: 'magick', extension: 'psd', contentType: 'image/vnd.adobe.photoshop' },
+  dds: { engine: 'magick', extension: 'dds', contentType: 'image/vnd.ms-dds' },
+  eps: { engine: 'magick', extension: 'eps', contentType: 'application/postscript' },
+  pdf: { engine: 'magick', extension: 'pdf', contentType: 'application/pdf' },
+  mp4: { engine: 'ffmpeg', extension: 'mp4', contentType: 'video/mp4' },
+  webm: { engine: 'ffmpeg', extension: 'webm', contentType: 'video/webm' },
+  mov: { engine: 'ffmpeg', extension: 'mov', contentType: 'video/quicktime' },
+  heif: {
+    engine: 'none',
+    extension: 'heif',
+    contentType: 'image/heif',
+    reason: 'No HEVC encoder is available on this server',
+  },
+  heic: {
+    engine: 'none',
+    extension: 'heic',
+    contentType: 'image/heic',
+    reason: 'No HEVC encoder is available on this server',
+  },
+  svg: {
+    engine: 'none',
+    extension: 'svg',
+    contentType: 'image/svg+xml',
+    reason: 'Vector tracing is not available yet',
+  },
+  xcf: {
+    engine: 'none',
+    extension: 'xcf',
+    contentType: 'image/x-xcf',
+    reason: 'No library can write GIMP XCF files',
+  },
+  cdr: {
+    engine: 'none',
+    extension: 'cdr',
+    contentType: 'application/vnd.corel-draw',
+    reason: 'No library can write CorelDRAW files',
+  },
+};
+
+/** Inputs we decode (sharp natively, or through ImageMagick for the rest). */
+const READABLE = new Set<ImageFormat>([
+  'jpeg',
+  'jpg',
+  'png',
+  'webp',
+  'avif',
+  'tiff',
+  'gif',
+  'svg',
+  'bmp',
+  'ico',
+  'cur',
+  'pcx',
+  'tga',
+  'psd',
+  'dds',
+]);
+
+export function canWrite(format: ImageFormat, engines: Engines): boolean {
+  const { engine } = OUTPUTS[format];
+  if (engine === 'none') return false;
+  return engines[engine].available;
+}
+
+export function formatTable(engines: Engines): FormatInfo[] {
+  return IMAGE_FORMATS.map((format) => {
+    const write = canWrite(format, engines);
+    const { engine, reason } = OUTPUTS[format];
+    return {
+      format,
+      read: READABLE.has(format),
+      write,
+      ...(write
+        ? {}
+        : { reason: reason ?? `The ${engine} engine is not installed on this server` }),
+    };
+  });
+}

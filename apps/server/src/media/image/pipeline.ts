@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import sharp, { type Sharp } from 'sharp';
+import { AppError } from '../../lib/app-error.js';
+import { decodeToPng } from './magick.js';
+import { sniffFile, type InputFormat } from './sniff.js';
+
+/** Pixels an input may decode to (about 100 megapixels, e.g. 10000×10000). */
+export const MAX_INPUT_PIXELS = 100_000_000;
+
+const SHARP_INPUTS = new Set<InputFormat>(['jpeg', 'png', 'gif', 'webp', 'tiff', 'avif', 'svg']);
+const MAGICK_INPUTS: Partial<
+  Record<InputFormat, 'Bmp' | 'Ico' | 'Cur' | 'Psd' | 'Dds' | 'Pcx' | 'Tga'>
+> = {
+  bmp: 'Bmp',
+  ico: 'Ico',
+  cur: 'Cur',
+  psd: 'Psd',
+  dds: 'Dds',
+  pcx: 'Pcx',
+  tga: 'Tga',
+};
+
+export interface LoadedImage {
+  format: InputFormat;
+  /** A fresh sharp pipeline on the input, auto-oriented, metadata not carried over. */
+  pipeline(options?: { animated?: boolean }): Sharp;
+  pages: number;
+}
+
+export const invalidImage = (detail?: string) =>
+  new AppError(
+    422,
+    'invalid_image',
+    `The file is damaged or is not a valid image${detail ? ` (${detail})` : ''}`,
+  );
+export const imageTooLarge = () =>
+  new AppError(
+    422,
+    'image_too_large',
+    `The image is larger than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`,
+  );
+
+/** sharp's and ImageMagick's messages to our codes. */
+export function toImageError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const message = String((err as Error)?.message ?? err);
+  if (/pixel limit|exceeds.*limit|WidthOrHeightExceedsLimit|ResourceLimit|too large/i.test(message))
+    return imageTooLarge();
+  if (/timeout/i.test(message))
+    return new AppError(504, 'processing_timeout', 'Processing took too long and was stopped');
+  return invalidImage();
+}
+
+/** SVG is parsed by librsvg from memory (no base path, so no local files); entities are refused outright. */
+async function loadSvg(path: string): Promise<Buffer> {
+  const text = await readFile(path, 'utf8');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalidImage('SVG with a DOCTYPE or entities');
+  return Buffer.from(text);
+}
+
+/**
+ * Opens an uploaded file as an image: the type comes from its bytes, decoding is bounded by a
+ * pixel limit, and a damaged file is an `invalid_image` error, never a crash.
+ */
+export async function loadImage(path: string): Promise<LoadedImage> {
+  const format = await sniffFile(path);
+  if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {
+    throw new AppError(
+      415,
+      'unsupported_media_type',
+      'This file is not an image format we can read',
+    );
+  }
+  let input: string | Buffer = path;
+  try {
+    if (format === 'svg') input = await loadSvg(path);
+    const magickFormat = MAGICK_INPUTS[format];
+    if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
+    const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+    const meta = await base().metadata();
+    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();
+    return {
+      format,
+      pages: meta.pages ?? 1,
+      pipeline: ({ animated = false } = {}) =>
+        sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated })
+          .autoOrient()
+          .timeout({ seconds: 60 }),
+    };
+  } catch (err) {
+    throw toImageError(err);
+  }
+}

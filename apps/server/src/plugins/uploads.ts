@@ -1,0 +1,83 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/app-error.js';
+
+export interface Upload {
+  /** Where the file was streamed; undefined when no file part came. */
+  path?: string;
+  bytes: number;
+  fields: Record<string, string>;
+  workDir: string;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+export async function registerUploads(app: FastifyInstance) {
+  await app.register(multipart, {
+    // Tight defaults; each tool narrows fileSize further.
+    limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 100 },
+  });
+}
+
+/** A private directory under DATA_DIR/tmp for one request; the caller removes it. */
+export async function createWorkDir(dataDir: string): Promise<string> {
+  const root = join(dataDir, 'tmp');
+  await mkdir(root, { recursive: true });
+  return mkdtemp(join(root, 'req-'));
+}
+
+export const removeWorkDir = (dir: string) => rm(dir, { recursive: true, force: true });
+
+/**
+ * Streams the one file part of a multipart request to disk (never whole into memory) and
+ * collects the text fields. Past `maxBytes` the upload is cut off at once: 413 file_too_large.
+ * The file's own name is never used as a path.
+ */
+export async function receiveUpload(
+  request: FastifyRequest,
+  fileField: string,
+  maxBytes: number,
+  workDir: string,
+): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
+  }
+  const upload: Upload = { bytes: 0, fields: {}, workDir };
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== fileField || upload.path) {
+          part.file.resume();
+          continue;
+        }
+        const path = join(workDir, 'input');
+        await pipeline(part.file, createWriteStream(path));
+        upload.path = path;
+        upload.bytes = (await stat(path)).size;
+      } else if (typeof part.value === 'string') {
+        upload.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        413,
+        'file_too_large',
+        `The file is larger than the ${mb(maxBytes)} limit of this tool`,
+      );
+    }
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw new AppError(413, 'payload_too_large', 'The form has too many parts');
+    }
+    if (err instanceof AppError) throw err;
+    throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
+  }
+  if (!upload.path || upload.bytes === 0)
+    throw new AppError(400, 'no_file', `Choose a file to upload (field "${fileField}")`);
+  return upload;
+}

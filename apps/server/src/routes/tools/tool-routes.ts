@@ -1,0 +1,90 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyPluginAsync } from 'fastify';
+import { formatsResponseSchema } from '@refract/contracts';
+import type { AppContext } from '../../app-context.js';
+import { AppError } from '../../lib/app-error.js';
+import { formatTable } from '../../media/image/formats.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
+import type { Services } from '../../services/services.js';
+import { TOOL_REGISTRY } from '../../tools/registry.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { setQuotaHeaders } from '../quota-headers.js';
+
+/** An ASCII-safe attachment header; results are never shown inline (an SVG could run script). */
+const attachment = (filename: string) =>
+  `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
+
+/**
+ * One POST route per tool: sign-in, upload to disk, field checks, quota reservation, the tool,
+ * then the result streamed back. Whatever happens, the request's temp files are removed and
+ * a failed use is given back.
+ */
+export const toolRoutes =
+  (context: AppContext, services: Services, guards: AuthGuards): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/api/formats', { schema: { response: { 200: formatsResponseSchema } } }, async () => ({
+      formats: formatTable(context.engines),
+    }));
+
+    for (const tool of TOOL_REGISTRY) registerTool(tool);
+
+    function registerTool(tool: ToolDefinition) {
+      app.post(
+        tool.path,
+        { preHandler: guards.requireUser, bodyLimit: tool.maxBytes + 1024 * 1024 },
+        async (request, reply) => {
+          const workDir = await createWorkDir(context.config.dataDir);
+          let cleanupNow = true;
+          try {
+            const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, workDir);
+            const parsed = tool.fields.safeParse(upload.fields);
+            if (!parsed.success) {
+              const issue = parsed.error.issues[0];
+              throw new AppError(
+                400,
+                'validation_failed',
+                `Invalid ${issue?.path.join('.') || 'field'}: ${issue?.message}`,
+              );
+            }
+            tool.precheck?.(parsed.data, context.engines);
+            const reservation = await services.quotas.reserve(
+              request.user!,
+              tool.service(parsed.data),
+              1,
+            );
+            let result;
+            try {
+              result = await tool.run({
+                input: upload.path!,
+                inputBytes: upload.bytes,
+                fields: parsed.data,
+                workDir,
+                engines: context.engines,
+                config: context.config,
+              });
+            } catch (err) {
+              await reservation.release();
+              throw tool.mapError ? tool.mapError(err) : err;
+            }
+            await reservation.confirm();
+            setQuotaHeaders(reply, reservation.status);
+            const stream = createReadStream(result.path);
+            // The directory goes once the result has been sent, or the client went away.
+            cleanupNow = false;
+            const cleanup = () => void removeWorkDir(workDir);
+            stream.once('close', cleanup);
+            reply.raw.once('close', cleanup);
+            return reply
+              .headers(result.headers ?? {})
+              .header('content-type', result.contentType)
+              .header('content-disposition', attachment(result.filename))
+              .header('x-content-type-options', 'nosniff')
+              .send(stream);
+          } finally {
+            if (cleanupNow) await removeWorkDir(workDir);
+          }
+        },
+      );
+    }
+  };

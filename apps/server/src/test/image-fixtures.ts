@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+
+/** Real image files made on the fly, good and hostile, for the image tool tests. */
+export const solid = (width: number, height: number, alpha = 1) =>
+  sharp({ create: { width, height, channels: 4, background: { r: 200, g: 40, b: 90, alpha } } });
+
+export const pngBytes = (width = 40, height = 30) => solid(width, height).png().toBuffer();
+export const transparentPng = () => solid(32, 32, 0.3).png().toBuffer();
+export const png16 = () => solid(24, 16).toColourspace('rgb16').png().toBuffer();
+export const cmykJpeg = () => solid(30, 20).toColourspace('cmyk').jpeg().toBuffer();
+/** 40×20 pixels stored, EXIF orientation 6: shown as 20×40. */
+export const rotatedJpeg = () => solid(40, 20).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+
+export async function truncatedJpeg() {
+  const full = await sharp({
+    create: {
+      width: 400,
+      height: 300,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .jpeg()
+    .toBuffer();
+  return full.subarray(0, Math.floor(full.length / 2));
+}
+
+/** A valid tiny PNG whose header claims 30000×30000 pixels (a decompression bomb's shape). */
+export async function bombPng() {
+  const png = Buffer.from(await pngBytes(1, 1));
+  // IHDR data starts at byte 16: width, height; its CRC covers type + data (bytes 12..29).
+  png.writeUInt32BE(30_000, 16);
+  png.writeUInt32BE(30_000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+export const textAsPng = () => Buffer.from('this is not an image, whatever its name says\n');
+
+export const svgWithEntity = () =>
+  Buffer.from(
+    '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' +
+      '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text y="10">&xxe;</text></svg>',
+  );
+
+export const svgWithScript = () =>
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="10">' +
+      '<script>alert(1)</script><image xlink:href="file:///etc/passwd" width="5" height="5"/>' +
+      '<rect width="20" height="10" fill="red"/></svg>',
+  );
+
+/** An animated GIF with 5 frames, from ffmpeg's test source. */
+export function animatedGif(): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'refract-gif-'));
+  try {
+    const out = join(dir, 'a.gif');
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=32x24:rate=5',
+      '-t',
+      '1',
+      out,
+    ]);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

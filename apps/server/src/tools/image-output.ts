@@ -1,0 +1,73 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ImageFormat } from '@refract/contracts';
+import type { Sharp } from 'sharp';
+import type { Config } from '../config.js';
+import { runFfmpeg } from '../media/av/run-ffmpeg.js';
+import { OUTPUTS } from '../media/image/formats.js';
+import { encodeFromPng } from '../media/image/magick.js';
+
+const MAGICK_NAMES = {
+  bmp: 'Bmp',
+  ico: 'Ico',
+  cur: 'Cur',
+  pcx: 'Pcx',
+  tga: 'Tga',
+  psd: 'Psd',
+  dds: 'Dds',
+  eps: 'Eps',
+  pdf: 'Pdf',
+} as const;
+
+/** Formats that keep an animated input's frames. */
+export const ANIMATED_OUTPUTS = new Set<ImageFormat>(['gif', 'webp', 'mp4', 'webm', 'mov']);
+
+/** ffmpeg settings per video container; even dimensions because yuv420p needs them. */
+const VIDEO_ARGS: Record<'mp4' | 'webm' | 'mov', string[]> = {
+  mp4: ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
+  mov: ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+  webm: ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuv420p', '-b:v', '0', '-crf', '32'],
+};
+
+/** Writes `pipeline` as `format` to `path`, through sharp, ImageMagick or ffmpeg. */
+export async function writeImage(
+  pipeline: Sharp,
+  format: ImageFormat,
+  path: string,
+  { animated, config, workDir }: { animated: boolean; config: Config; workDir: string },
+): Promise<void> {
+  const { engine } = OUTPUTS[format];
+  if (engine === 'sharp') {
+    const target = format === 'jpg' ? 'jpeg' : format;
+    // JPEG has no alpha: put transparent pixels on white rather than black.
+    const flat = target === 'jpeg' ? pipeline.flatten({ background: '#ffffff' }) : pipeline;
+    await flat.toFormat(target as 'jpeg').toFile(path);
+    return;
+  }
+  if (engine === 'magick') {
+    const png = await pipeline.png().toBuffer();
+    await writeFile(
+      path,
+      await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]),
+    );
+    return;
+  }
+  if (engine === 'ffmpeg') {
+    const frames = join(workDir, animated ? 'frames.gif' : 'frame.png');
+    await (animated ? pipeline.gif() : pipeline.png()).toFile(frames);
+    // A still image becomes a 3-second clip; an animation keeps its own timing.
+    const input = animated
+      ? ['-i', frames]
+      : ['-loop', '1', '-t', '3', '-framerate', '25', '-i', frames];
+    const evenSize = ['-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
+    await runFfmpeg(config.engines.ffmpeg, [
+      ...input,
+      ...evenSize,
+      ...VIDEO_ARGS[format as 'mp4'],
+      '-an',
+      path,
+    ]);
+    return;
+  }
+  throw new Error(`No engine writes ${format}`);
+}

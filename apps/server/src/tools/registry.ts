@@ -1,0 +1,13 @@
+import { compressTool } from './compress.js';
+import { convertTool } from './convert.js';
+import { rotateTool } from './rotate.js';
+import { upscaleTool } from './upscale.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+/** Every server-side tool; each registers one POST route. Adding a tool touches only this list. */
+export const TOOL_REGISTRY: readonly ToolDefinition[] = [
+  convertTool,
+  compressTool,
+  rotateTool,
+  upscaleTool,
+];

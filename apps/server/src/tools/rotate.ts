@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import { rotateFieldsSchema, TOOLS } from '@refract/contracts';
+import type { z } from 'zod';
+import { loadImage, toImageError } from '../media/image/pipeline.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+export const rotateTool: ToolDefinition<z.output<typeof rotateFieldsSchema>> = {
+  id: 'rotate',
+  path: '/api/rotate',
+  fileField: 'image',
+  mapError: toImageError,
+  maxBytes: TOOLS.find((t) => t.id === 'rotate')!.maxUploadBytes,
+  fields: rotateFieldsSchema,
+  service: () => 'modify-rotate',
+  async run({ input, fields, workDir }) {
+    const image = await loadImage(input);
+    const path = join(workDir, 'result.png');
+    // Normalise to 0..359 clockwise; -90 is 270.
+    const angle = ((fields.angle % 360) + 360) % 360;
+    await image.pipeline().rotate(angle).png().toFile(path);
+    return { path, contentType: 'image/png', filename: 'rotated-image.png' };
+  },
+};

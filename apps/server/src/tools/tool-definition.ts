@@ -1,0 +1,38 @@
+import type { Service, ToolId } from '@refract/contracts';
+import type { ZodType } from 'zod';
+import type { Config } from '../config.js';
+import type { Engines } from '../media/engines.js';
+
+export interface ToolResult {
+  /** The result file, inside the request's work directory. */
+  path: string;
+  contentType: string;
+  /** The download name the spec gives (converted.png, rotated-image.png, ...). */
+  filename: string;
+  headers?: Record<string, string>;
+}
+
+export interface ToolContext<Fields> {
+  input: string;
+  inputBytes: number;
+  fields: Fields;
+  /** A private temp directory, removed after the response whatever happens. */
+  workDir: string;
+  engines: Engines;
+  config: Config;
+}
+
+/** One tool: its endpoint, upload limit, form fields, the service it charges and what it does. */
+export interface ToolDefinition<Fields = any> {
+  id: ToolId;
+  path: string;
+  fileField: string;
+  maxBytes: number;
+  fields: ZodType<Fields>;
+  service(fields: Fields): Service;
+  /** Checks that need no file (e.g. an output format this server cannot write), before upload. */
+  precheck?(fields: Fields, engines: Engines): void;
+  run(context: ToolContext<Fields>): Promise<ToolResult>;
+  /** Turns an engine's own errors into ours (e.g. a damaged image into invalid_image). */
+  mapError?(err: unknown): unknown;
+}

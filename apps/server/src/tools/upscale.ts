@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { TOOLS, upscaleFieldsSchema } from '@refract/contracts';
+import {
+  imageTooLarge,
+  loadImage,
+  MAX_INPUT_PIXELS,
+  toImageError,
+} from '../media/image/pipeline.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+export const upscaleTool: ToolDefinition<Record<string, never>> = {
+  id: 'upscale',
+  path: '/api/upscale',
+  fileField: 'image',
+  mapError: toImageError,
+  maxBytes: TOOLS.find((t) => t.id === 'upscale')!.maxUploadBytes,
+  fields: upscaleFieldsSchema,
+  service: () => 'optimize-upscale',
+  async run({ input, workDir }) {
+    const image = await loadImage(input);
+    // Width and height as displayed, after the EXIF orientation is applied.
+    const { width, height } = (await image.pipeline().metadata()).autoOrient;
+    // The result, four times the pixels, is held to the same bound as inputs.
+    if (width * height * 4 > MAX_INPUT_PIXELS) throw imageTooLarge();
+    const path = join(workDir, 'result.png');
+    await image
+      .pipeline()
+      .resize(width * 2, height * 2, { kernel: 'lanczos3' })
+      .png()
+      .toFile(path);
+    return { path, contentType: 'image/png', filename: 'upscaled-image.png' };
+  },
+};

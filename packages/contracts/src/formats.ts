@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** Every target of spec section 5's conversion list; `GET /api/formats` says which this server can write. */
+export const IMAGE_FORMATS = [
+  'jpeg',
+  'jpg',
+  'png',
+  'webp',
+  'avif',
+  'tiff',
+  'heif',
+  'heic',
+  'svg',
+  'eps',
+  'pdf',
+  'cdr',
+  'gif',
+  'mp4',
+  'webm',
+  'mov',
+  'bmp',
+  'psd',
+  'ico',
+  'cur',
+  'pcx',
+  'tga',
+  'xcf',
+  'dds',
+] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export const formatInfoSchema = z.object({
+  format: z.enum(IMAGE_FORMATS),
+  read: z.boolean(),
+  write: z.boolean(),
+  /** Why a format cannot be written here, in English; the web translates by format. */
+  reason: z.string().optional(),
+});
+export const formatsResponseSchema = z.object({ formats: z.array(formatInfoSchema) });
+export type FormatInfo = z.infer<typeof formatInfoSchema>;
+
+/** Multipart text fields of the image tools (the file part is `image`). */
+export const convertFieldsSchema = z.object({ format: z.enum(IMAGE_FORMATS).default('png') });
+export const compressFieldsSchema = z.object({
+  quality: z.coerce.number().int().min(1).max(100).default(80),
+  width: z.coerce.number().int().min(1).max(16_384).optional(),
+  height: z.coerce.number().int().min(1).max(16_384).optional(),
+  keepFormat: z.enum(['true', 'false']).default('false'),
+});
+export const rotateFieldsSchema = z.object({
+  angle: z.coerce
+    .number()
+    .int()
+    .refine((a) => a % 90 === 0, 'must be a multiple of 90')
+    .refine((a) => Math.abs(a) <= 36_000, 'is too large')
+    .default(90),
+});
+export const upscaleFieldsSchema = z.object({});
