@@ -15,6 +15,7 @@ export async function signUp(page: Page, email: string, password: string) {
   await field(page, 'What is your favorite book?').fill('Middlemarch');
   await field(page, 'What is your favorite meal?').fill('Ratatouille');
   await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/dashboard$/);
 }
 
 export async function logInAsAdmin(page: Page) {

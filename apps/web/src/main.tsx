@@ -1,5 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/charts/styles.css';
+import '@mantine/dropzone/styles.css';
 import './app/global.css';
 import './lib/i18n';
 import { StrictMode } from 'react';

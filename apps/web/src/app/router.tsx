@@ -20,11 +20,23 @@ const AdminPlansPage = lazy(() =>
 const AdminUsersPage = lazy(() =>
   import('../features/admin/admin-users-page').then((m) => ({ default: m.AdminUsersPage })),
 );
+const ConvertPage = lazy(() =>
+  import('../features/tools/convert/convert-page').then((m) => ({ default: m.ConvertPage })),
+);
+const CompressPage = lazy(() =>
+  import('../features/tools/compress/compress-page').then((m) => ({ default: m.CompressPage })),
+);
+const RotatePage = lazy(() =>
+  import('../features/tools/rotate/rotate-page').then((m) => ({ default: m.RotatePage })),
+);
+const UpscalePage = lazy(() =>
+  import('../features/tools/upscale/upscale-page').then((m) => ({ default: m.UpscalePage })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
 
-const guarded = (access: 'user' | 'admin', page: ReactNode) => (
+const guarded = (access: 'signed-in' | 'user' | 'admin', page: ReactNode) => (
   <Guard access={access}>
     <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>
   </Guard>
@@ -62,6 +74,10 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/plans', element: <PlansPage /> },
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
+      { path: '/convert', element: guarded('signed-in', <ConvertPage />) },
+      { path: '/compress', element: guarded('signed-in', <CompressPage />) },
+      { path: '/rotate', element: guarded('signed-in', <RotatePage />) },
+      { path: '/upscale', element: guarded('signed-in', <UpscalePage />) },
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
       { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
       { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },

@@ -18,3 +18,15 @@ export function formatMoney(dollars: number): string {
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat(currentLanguage()).format(value);
 }
+/** 1536 → "1.5 KB", in the user's number format. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 10 ? 0 : 1;
+  return `${new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}

@@ -23,6 +23,9 @@ export function PlannedTool({ id }: { id: (typeof TOOLS)[number]['id'] }) {
   return <PlannedPage title={t(`tools.${id}.title`)} description={t('pages.tool.planned')} />;
 }
 
+/** Tools whose pages exist (routed in app/router.tsx). */
+const BUILT_TOOLS = new Set<string>(['convert', 'compress', 'rotate', 'upscale']);
+
 /** Who may open a route (spec section 2); the server checks every call again. */
 export type RouteAccess = 'public' | 'signed-in' | 'user' | 'admin';
 
@@ -40,7 +43,7 @@ export const plannedRoutes: { path: string; access: RouteAccess; element: React.
   { path: '/terms-conditions', access: 'public', element: <PlannedScreen page="terms" /> },
   { path: '/privacy-policy', access: 'public', element: <PlannedScreen page="privacy" /> },
   { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },
-  ...TOOLS.map((tool) => ({
+  ...TOOLS.filter((tool) => !BUILT_TOOLS.has(tool.id)).map((tool) => ({
     path: tool.route,
     // The meme generator page is open to visitors; making a meme needs an account.
     access: (tool.id === 'meme' ? 'public' : 'signed-in') as RouteAccess,

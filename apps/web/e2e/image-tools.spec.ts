@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { expect, test } from './fixtures';
+import { signUp, uniqueEmail } from './helpers';
+
+const png = () =>
+  sharp({
+    create: { width: 64, height: 48, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 1 } },
+  })
+    .png()
+    .toBuffer();
+
+test('convert a PNG to WEBP and download it', async ({ strictPage: page }) => {
+  await signUp(page, uniqueEmail(), 'convert password 1');
+  await page.goto('/convert');
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: await png() });
+  await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Convert to' }).click();
+  await page.getByRole('option', { name: 'WEBP', exact: true }).click();
+  // Formats this server cannot write are listed, but disabled.
+  await page.getByRole('textbox', { name: 'Convert to' }).click();
+  await expect(page.getByRole('option', { name: /XCF/ })).toHaveAttribute('data-combobox-disabled');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Convert to WEBP' }).click();
+  const link = page.getByRole('link', { name: 'Download converted.webp' });
+  await expect(link).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toBe('converted.webp');
+  const meta = await sharp(readFileSync((await download.path())!)).metadata();
+  expect(meta).toMatchObject({ format: 'webp', width: 64, height: 48 });
+});
+
+test('a damaged image shows the translated error and costs nothing', async ({ page }) => {
+  // The 422 is expected, so this test uses the plain page.
+  await signUp(page, uniqueEmail(), 'broken password 1');
+  await page.goto('/rotate');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'broken.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('not really a png'),
+  });
+  await page.getByRole('button', { name: 'Rotate right' }).click();
+  await page.getByRole('button', { name: 'Rotate and download' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This type of file is not supported.');
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('usage-modify-rotate')).toHaveText('0 of 3 used');
+});

@@ -1,0 +1,76 @@
+import { Group, Image, Stack, Text } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../../lib/format';
+
+/**
+ * Drag and drop or click (or Enter/Space) to pick one file. Files over `maxBytes` are refused
+ * here with a message; the server enforces the same limit.
+ */
+export function FileDrop(props: {
+  file: File | null;
+  previewUrl: string | null;
+  previewStyle?: React.CSSProperties;
+  accept: string[];
+  maxBytes: number;
+  disabled?: boolean;
+  onFile(file: File): void;
+  onReject(message: string): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dropzone
+      onDrop={(files) => files[0] && props.onFile(files[0])}
+      onReject={(rejections) => {
+        const tooLarge = rejections[0]?.errors.some((e) => e.code === 'file-too-large');
+        props.onReject(
+          tooLarge
+            ? t('tool.tooLarge', { limit: formatBytes(props.maxBytes) })
+            : t('tool.wrongType'),
+        );
+      }}
+      maxSize={props.maxBytes}
+      accept={props.accept}
+      multiple={false}
+      disabled={props.disabled}
+      aria-label={t('tool.dropLabel')}
+      radius="lg"
+    >
+      <Stack align="center" gap="xs" mih={180} justify="center" style={{ pointerEvents: 'none' }}>
+        {props.file && props.previewUrl ? (
+          <>
+            <Image
+              src={props.previewUrl}
+              alt={t('tool.preview')}
+              fit="contain"
+              // A tool may size the preview itself (rotate keeps it square so it can turn).
+              style={props.previewStyle ?? { maxHeight: 320, maxWidth: '100%', width: 'auto' }}
+            />
+            <Text size="sm" c="dimmed">
+              {props.file.name} · {formatBytes(props.file.size)}
+            </Text>
+          </>
+        ) : (
+          <Group gap="md" wrap="nowrap">
+            <Dropzone.Accept>
+              <IconUpload size={40} stroke={1.5} />
+            </Dropzone.Accept>
+            <Dropzone.Reject>
+              <IconX size={40} stroke={1.5} />
+            </Dropzone.Reject>
+            <Dropzone.Idle>
+              <IconPhoto size={40} stroke={1.5} />
+            </Dropzone.Idle>
+            <div>
+              <Text fw={600}>{t('tool.dropTitle')}</Text>
+              <Text size="sm" c="dimmed">
+                {t('tool.dropHint', { limit: formatBytes(props.maxBytes) })}
+              </Text>
+            </div>
+          </Group>
+        )}
+      </Stack>
+    </Dropzone>
+  );
+}

@@ -1,0 +1,150 @@
+import { Alert, Button, Container, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ToolEntry } from '@refract/contracts';
+import { formatBytes } from '../../lib/format';
+import { useErrorMessage } from '../../lib/use-error-message';
+import { PageHeader } from '../page-header';
+import { FileDrop } from './file-drop';
+import { useToolRun } from './use-tool-run';
+
+export const IMAGE_ACCEPT = [
+  'image/*',
+  '.bmp',
+  '.ico',
+  '.cur',
+  '.psd',
+  '.dds',
+  '.pcx',
+  '.tga',
+  '.svg',
+];
+
+interface ToolPageProps {
+  tool: ToolEntry;
+  /** The endpoint, e.g. /api/convert. */
+  endpoint: string;
+  /** Adds the tool's own fields to the form that is sent. */
+  fields(form: FormData): void;
+  options?: ReactNode;
+  previewStyle?: React.CSSProperties;
+  /** Told when the chosen file changes (to reset tool state, e.g. the rotation). */
+  onFileChange?(file: File | null): void;
+  submitLabel: string;
+  showSizes?: boolean;
+}
+
+/**
+ * The frame of every file tool: pick or drop a file, preview it, set options, send it with
+ * upload progress, then download the server's result, with sizes before and after.
+ */
+export function ToolPage(props: ToolPageProps) {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const [file, setFile] = useState<File | null>(null);
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const run = useToolRun(props.endpoint);
+
+  useEffect(() => {
+    if (!file) return setPreviewUrl(null);
+    const url = URL.createObjectURL(file);
+    setPreviewUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  function choose(next: File) {
+    setFile(next);
+    setLocalError(null);
+    run.reset();
+    props.onFileChange?.(next);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file) return setLocalError(t('tool.uploadFirst'));
+    const form = new FormData();
+    props.fields(form);
+    // Text fields first, so the server can refuse bad options before reading the file.
+    form.append('image', file);
+    void run.run(form);
+  }
+
+  const error = localError ?? (run.error ? errorMessage(run.error) : null);
+  const original = Number(run.result?.headers('x-original-size') ?? file?.size ?? 0);
+
+  return (
+    <Container size="md" py="xl">
+      <PageHeader
+        title={t(`tools.${props.tool.id}.title`)}
+        subtitle={t(`tools.${props.tool.id}.description`)}
+      />
+      <Paper
+        withBorder
+        radius="lg"
+        p={{ base: 'md', sm: 'xl' }}
+        component="form"
+        onSubmit={submit}
+        noValidate
+      >
+        <Stack>
+          <FileDrop
+            file={file}
+            previewUrl={previewUrl}
+            previewStyle={props.previewStyle}
+            accept={IMAGE_ACCEPT}
+            maxBytes={props.tool.maxUploadBytes}
+            disabled={run.busy}
+            onFile={choose}
+            onReject={setLocalError}
+          />
+          {props.options}
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+              {error}
+            </Alert>
+          )}
+          {run.busy && (
+            <div aria-live="polite">
+              <Text size="sm" mb={4}>
+                {run.phase === 'uploading'
+                  ? t('tool.uploading', { percent: Math.round(run.progress * 100) })
+                  : t('tool.processing')}
+              </Text>
+              <Progress
+                value={run.phase === 'uploading' ? run.progress * 100 : 100}
+                animated={run.phase === 'processing'}
+              />
+            </div>
+          )}
+          <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
+            {props.submitLabel}
+          </Button>
+          {run.result && (
+            <Alert color="green" role="status" title={t('tool.ready')}>
+              <Group justify="space-between" wrap="wrap" gap="sm">
+                {props.showSizes !== false && (
+                  <Text size="sm">
+                    {t('tool.sizes', {
+                      before: formatBytes(original),
+                      after: formatBytes(run.result.size),
+                    })}
+                  </Text>
+                )}
+                <Button
+                  component="a"
+                  href={run.result.url}
+                  download={run.result.filename}
+                  leftSection={<IconDownload size={18} />}
+                >
+                  {t('tool.download', { name: run.result.filename })}
+                </Button>
+              </Group>
+            </Alert>
+          )}
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

@@ -1,0 +1,73 @@
+import { Checkbox, Group, NumberInput, Slider, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TOOLS } from '@refract/contracts';
+import { ToolPage } from '../../../components/tool/tool-page';
+
+const tool = TOOLS.find((t) => t.id === 'compress')!;
+
+export function CompressPage() {
+  const { t } = useTranslation();
+  const [quality, setQuality] = useState(80);
+  const [width, setWidth] = useState<number | ''>('');
+  const [height, setHeight] = useState<number | ''>('');
+  const [keepFormat, setKeepFormat] = useState(false);
+  return (
+    <ToolPage
+      tool={tool}
+      endpoint="/api/compress"
+      submitLabel={t('compress.submit')}
+      fields={(form) => {
+        form.append('quality', String(quality));
+        if (width !== '') form.append('width', String(width));
+        if (height !== '') form.append('height', String(height));
+        form.append('keepFormat', String(keepFormat));
+      }}
+      options={
+        <>
+          <div>
+            <Text size="sm" fw={500} id="quality-label">
+              {t('compress.quality', { quality })}
+            </Text>
+            <Slider
+              min={1}
+              max={100}
+              value={quality}
+              onChange={setQuality}
+              aria-labelledby="quality-label"
+              mt="xs"
+            />
+          </div>
+          <Group grow>
+            <NumberInput
+              label={t('compress.width')}
+              min={1}
+              max={16384}
+              allowDecimal={false}
+              value={width}
+              onChange={(v) => setWidth(v === '' ? '' : Number(v))}
+              placeholder={t('compress.auto')}
+            />
+            <NumberInput
+              label={t('compress.height')}
+              min={1}
+              max={16384}
+              allowDecimal={false}
+              value={height}
+              onChange={(v) => setHeight(v === '' ? '' : Number(v))}
+              placeholder={t('compress.auto')}
+            />
+          </Group>
+          <Text size="xs" c="dimmed">
+            {t('compress.sizeHint')}
+          </Text>
+          <Checkbox
+            label={t('compress.keepFormat')}
+            checked={keepFormat}
+            onChange={(e) => setKeepFormat(e.currentTarget.checked)}
+          />
+        </>
+      }
+    />
+  );
+}

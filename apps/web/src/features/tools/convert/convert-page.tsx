@@ -1,0 +1,48 @@
+import { Select } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TOOLS, type FormatInfo } from '@refract/contracts';
+import { ToolPage } from '../../../components/tool/tool-page';
+import { api } from '../../../lib/api';
+
+const tool = TOOLS.find((t) => t.id === 'convert')!;
+
+export function ConvertPage() {
+  const { t } = useTranslation();
+  const [format, setFormat] = useState('png');
+  // The list of targets comes from the server: what it cannot write is shown, disabled, with why.
+  const formats = useQuery({
+    queryKey: ['formats'],
+    queryFn: () => api<{ formats: FormatInfo[] }>('/api/formats'),
+    staleTime: Infinity,
+  });
+  const data = (formats.data?.formats ?? []).map((f) => ({
+    value: f.format,
+    label: f.write
+      ? f.format.toUpperCase()
+      : `${f.format.toUpperCase()} — ${t('convert.unavailable')}`,
+    disabled: !f.write,
+  }));
+  return (
+    <ToolPage
+      tool={tool}
+      endpoint="/api/convert"
+      submitLabel={t('convert.submit', { format: format.toUpperCase() })}
+      fields={(form) => form.append('format', format)}
+      options={
+        <Select
+          label={t('convert.format')}
+          data={data}
+          value={format}
+          onChange={(value) => value && setFormat(value)}
+          allowDeselect={false}
+          searchable
+          disabled={formats.isPending}
+          nothingFoundMessage={t('convert.noMatch')}
+          maxDropdownHeight={280}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,23 @@
+import { Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { TOOLS } from '@refract/contracts';
+import { ToolPage } from '../../../components/tool/tool-page';
+
+const tool = TOOLS.find((t) => t.id === 'upscale')!;
+
+export function UpscalePage() {
+  const { t } = useTranslation();
+  return (
+    <ToolPage
+      tool={tool}
+      endpoint="/api/upscale"
+      submitLabel={t('upscale.submit')}
+      fields={() => undefined}
+      options={
+        <Text size="sm" c="dimmed">
+          {t('upscale.hint')}
+        </Text>
+      }
+    />
+  );
+}
