@@ -21,9 +21,9 @@ export function RotatePage() {
       previewStyle={{
         transform: `rotate(${angle}deg)`,
         transition: 'transform 150ms ease',
-        maxWidth: 260,
-        maxHeight: 260,
-        margin: 24,
+        width: 260,
+        height: 260,
+        maxWidth: '100%',
       }}
       fields={(form) => form.append('angle', String(angle))}
       options={
