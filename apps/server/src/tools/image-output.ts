@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { runFfmpeg } from '../media/av/run-ffmpeg.js';
 import { OUTPUTS } from '../media/image/formats.js';
 import { encodeFromPng } from '../media/image/magick.js';
+import { traceToSvg } from '../media/image/trace.js';
 
 const MAGICK_NAMES = {
   bmp: 'Bmp',
@@ -29,7 +30,7 @@ const VIDEO_ARGS: Record<'mp4' | 'webm' | 'mov', string[]> = {
   webm: ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuv420p', '-b:v', '0', '-crf', '32'],
 };
 
-/** Writes `pipeline` as `format` to `path`, through sharp, ImageMagick or ffmpeg. */
+/** Writes `pipeline` as `format` to `path`, through sharp, ImageMagick, potrace or ffmpeg. */
 export async function writeImage(
   pipeline: Sharp,
   format: ImageFormat,
@@ -50,6 +51,10 @@ export async function writeImage(
       path,
       await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]),
     );
+    return;
+  }
+  if (engine === 'potrace') {
+    await writeFile(path, await traceToSvg(pipeline));
     return;
   }
   if (engine === 'ffmpeg') {

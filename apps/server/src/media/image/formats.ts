@@ -2,7 +2,7 @@ import type { FormatInfo, ImageFormat } from '@refract/contracts';
 import { IMAGE_FORMATS } from '@refract/contracts';
 import type { Engines } from '../engines.js';
 
-export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'none';
+export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'potrace' | 'none';
 
 interface OutputFormat {
   engine: OutputEngine;
@@ -87,7 +87,8 @@ const READABLE = new Set<ImageFormat>([
 export function canWrite(format: ImageFormat, engines: Engines): boolean {
   const { engine } = OUTPUTS[format];
   if (engine === 'none') return false;
-  return engines[engine].available;
+  // potrace is pure JavaScript from npm: always there.
+  return engine === 'potrace' || engines[engine].available;
 }
 
 export function formatTable(engines: Engines): FormatInfo[] {
