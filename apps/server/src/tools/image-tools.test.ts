@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import * as fixtures from '../test/image-fixtures.js';
 import { multipart } from '../test/multipart.js';
 import { subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { decodeToPng } from '../media/image/magick.js';
+import { decodeToPng, encodeFromPng } from '../media/image/magick.js';
 
 describe('image tools', () => {
   let t: TestApp;
@@ -139,6 +139,28 @@ describe('image tools', () => {
       expect(meta.exif).toBeUndefined();
     });
 
+    it.each(['Bmp', 'Ico', 'Psd', 'Tga', 'Pcx', 'Dds'] as const)(
+      'reads a %s input (via ImageMagick)',
+      async (format) => {
+        const input = await encodeFromPng(await fixtures.pngBytes(40, 30), format);
+        const res = await post(
+          '/api/convert',
+          { format: 'png' },
+          input,
+          token,
+          `in.${format.toLowerCase()}`,
+        );
+        expect(res.statusCode, res.body).toBe(200);
+        expect(await sharp(res.rawPayload).metadata()).toMatchObject({
+          format: 'png',
+          width: 40,
+          height: 30,
+        });
+        // After a success the work directory goes when the response stream closes.
+        await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+      },
+    );
+
     it('reads an SVG without running its script or fetching its links', async () => {
       const res = await post(
         '/api/convert',
@@ -176,7 +198,7 @@ describe('image tools', () => {
           await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })
         ).json();
         expect(after.imagesProcessed).toBe(before.imagesProcessed);
-        expect(tmpIsEmpty()).toBe(true);
+        await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
       },
     );
 
@@ -188,7 +210,7 @@ describe('image tools', () => {
         code: 'file_too_large',
         error: expect.stringContaining('2 MB'),
       });
-      expect(tmpIsEmpty()).toBe(true);
+      await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
     });
 
     it('needs a file, a multipart body and a signed-in user', async () => {
@@ -312,7 +334,7 @@ describe('image tools', () => {
       );
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('quota_exceeded');
-      expect(tmpIsEmpty()).toBe(true);
+      await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
     });
   });
 
