@@ -1,6 +1,7 @@
 import type { FormatInfo, ImageFormat } from '@refract/contracts';
 import { IMAGE_FORMATS } from '@refract/contracts';
 import type { Engines } from '../engines.js';
+import { canRead } from './pipeline.js';
 
 export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'potrace' | 'none';
 
@@ -65,25 +66,6 @@ export const OUTPUTS: Record<ImageFormat, OutputFormat> = {
   },
 };
 
-/** Inputs we decode (sharp natively, or through ImageMagick for the rest). */
-const READABLE = new Set<ImageFormat>([
-  'jpeg',
-  'jpg',
-  'png',
-  'webp',
-  'avif',
-  'tiff',
-  'gif',
-  'svg',
-  'bmp',
-  'ico',
-  'cur',
-  'pcx',
-  'tga',
-  'psd',
-  'dds',
-]);
-
 export function canWrite(format: ImageFormat, engines: Engines): boolean {
   const { engine } = OUTPUTS[format];
   if (engine === 'none') return false;
@@ -97,7 +79,7 @@ export function formatTable(engines: Engines): FormatInfo[] {
     const { engine, reason } = OUTPUTS[format];
     return {
       format,
-      read: READABLE.has(format),
+      read: format === 'jpg' || canRead(format),
       write,
       ...(write
         ? {}

@@ -20,6 +20,11 @@ const MAGICK_INPUTS: Partial<
   tga: 'Tga',
 };
 
+/** Whether uploads in this format are decoded (sharp natively, ImageMagick for the rest). */
+export function canRead(format: string): boolean {
+  return SHARP_INPUTS.has(format as InputFormat) || format in MAGICK_INPUTS;
+}
+
 export interface LoadedImage {
   format: InputFormat;
   /** A fresh sharp pipeline on the input, auto-oriented, metadata not carried over. */
