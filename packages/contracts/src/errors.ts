@@ -35,6 +35,9 @@ export const ERROR_CODES = [
   'unsupported_output_format',
   'processing_timeout',
   'processing_failed',
+  'empty_html',
+  'render_timeout',
+  'engine_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,3 +6,4 @@ export * from './tools.js';
 export * from './auth.js';
 export * from './plans.js';
 export * from './formats.js';
+export * from './html-to-image.js';

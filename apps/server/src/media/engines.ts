@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { EngineStatus, Health } from '@refract/contracts';
 
@@ -49,6 +51,21 @@ async function detectChromium(path: string): Promise<EngineStatus> {
   const line = await firstLineOf(path, ['--version']);
   const version = line?.match(/(\d+\.\d+\.\d+\.\d+)/)?.[1];
   return version ? { available: true, version } : missing;
+}
+
+/** An absolute path for a command name, looked up on PATH like a shell would (but without one). */
+export function resolveExecutable(command: string): string {
+  if (command.includes('/')) return command;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return command;
 }
 
 /** Looks for every engine once, at start-up. A missing engine is reported, never fatal. */

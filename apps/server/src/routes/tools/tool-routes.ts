@@ -9,11 +9,7 @@ import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploa
 import type { Services } from '../../services/services.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
-import { setQuotaHeaders } from '../quota-headers.js';
-
-/** An ASCII-safe attachment header; results are never shown inline (an SVG could run script). */
-const attachment = (filename: string) =>
-  `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
+import { attachment, runMetered } from './metered.js';
 
 /**
  * One POST route per tool: sign-in, upload to disk, field checks, quota reservation, the tool,
@@ -48,27 +44,22 @@ export const toolRoutes =
               );
             }
             tool.precheck?.(parsed.data, context.engines);
-            const reservation = await services.quotas.reserve(
+            const run = {
+              input: upload.path!,
+              inputBytes: upload.bytes,
+              fields: parsed.data,
+              workDir,
+              engines: context.engines,
+              config: context.config,
+            };
+            const result = await runMetered(
+              services,
               request.user!,
               tool.service(parsed.data),
-              1,
+              reply,
+              () => tool.run(run),
+              tool.mapError,
             );
-            let result;
-            try {
-              result = await tool.run({
-                input: upload.path!,
-                inputBytes: upload.bytes,
-                fields: parsed.data,
-                workDir,
-                engines: context.engines,
-                config: context.config,
-              });
-            } catch (err) {
-              await reservation.release();
-              throw tool.mapError ? tool.mapError(err) : err;
-            }
-            await reservation.confirm();
-            setQuotaHeaders(reply, reservation.status);
             const stream = createReadStream(result.path);
             // The directory goes once the result has been sent, or the client went away.
             cleanupNow = false;

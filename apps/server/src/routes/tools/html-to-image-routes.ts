@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { htmlToImageBodySchema, MAX_HTML_BYTES } from '@refract/contracts';
+import type { AppContext } from '../../app-context.js';
+import { AppError } from '../../lib/app-error.js';
+import { resolveExecutable } from '../../media/engines.js';
+import { HtmlRenderer } from '../../media/html/html-renderer.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import type { Services } from '../../services/services.js';
+import { attachment, runMetered } from './metered.js';
+
+/** POST /api/html-to-image: JSON in, an image out, rendered in the sealed Chromium. */
+export const htmlToImageRoutes =
+  (context: AppContext, services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  async (app) => {
+    const renderer = new HtmlRenderer(resolveExecutable(context.config.engines.chromium));
+    app.addHook('onClose', () => renderer.close());
+
+    app.post(
+      '/api/html-to-image',
+      {
+        preHandler: guards.requireUser,
+        // The HTML may be up to 1 MB; JSON escaping can add a little.
+        bodyLimit: MAX_HTML_BYTES * 2,
+        schema: { body: htmlToImageBodySchema },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        if (!body.html.trim()) throw new AppError(400, 'empty_html', 'Enter some HTML to render');
+        if (Buffer.byteLength(body.html) > MAX_HTML_BYTES) {
+          throw new AppError(413, 'payload_too_large', 'The HTML is larger than 1 MB');
+        }
+        if (!context.engines.chromium.available) {
+          throw new AppError(
+            503,
+            'engine_unavailable',
+            'HTML to image needs Chromium, which is not installed on this server',
+          );
+        }
+        const image = await runMetered(
+          services,
+          request.user!,
+          'convert-html-to-image',
+          reply,
+          () => renderer.render(body),
+        );
+        return reply
+          .header('content-type', body.format === 'jpeg' ? 'image/jpeg' : 'image/png')
+          .header(
+            'content-disposition',
+            attachment(`html-image.${body.format === 'jpeg' ? 'jpg' : 'png'}`),
+          )
+          .header('x-content-type-options', 'nosniff')
+          .send(image);
+      },
+    );
+  };

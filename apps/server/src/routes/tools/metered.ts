@@ -1,0 +1,34 @@
+import type { FastifyReply } from 'fastify';
+import type { Service } from '@refract/contracts';
+import type { UserRow } from '../../db/repositories/users-repository.js';
+import type { Services } from '../../services/services.js';
+import { setQuotaHeaders } from '../quota-headers.js';
+
+/**
+ * Runs one use of a service under a quota reservation: refused up front when the quota is
+ * spent, given back when `work` fails, confirmed (and the quota headers set) when it succeeds.
+ */
+export async function runMetered<T>(
+  services: Services,
+  user: UserRow,
+  service: Service,
+  reply: FastifyReply,
+  work: () => Promise<T>,
+  mapError: (err: unknown) => unknown = (err) => err,
+): Promise<T> {
+  const reservation = await services.quotas.reserve(user, service, 1);
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await reservation.release();
+    throw mapError(err);
+  }
+  await reservation.confirm();
+  setQuotaHeaders(reply, reservation.status);
+  return result;
+}
+
+/** An ASCII-safe attachment header; results are never shown inline (an SVG could run script). */
+export const attachment = (filename: string) =>
+  `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
