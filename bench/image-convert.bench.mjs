@@ -9,7 +9,14 @@ const SIZE = { width: 3000, height: 2000 }; // 6 MP; the issue's 12 MP set takes
 
 const photos = await Promise.all(
   Array.from({ length: PHOTOS }, (_, i) =>
-    sharp({ create: { ...SIZE, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 100 + i, sigma: 30 } } })
+    sharp({
+      create: {
+        ...SIZE,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 100 + i, sigma: 30 },
+      },
+    })
       .png({ compressionLevel: 1 })
       .toBuffer(),
   ),
@@ -32,7 +39,10 @@ const port = 3109;
 const base = `http://127.0.0.1:${port}`;
 // An admin is unlimited, so the quota does not stop the run; the work per request is the same.
 const admin = { email: 'bench@example.com', password: 'bench password' };
-const refract = await startRefract(port, { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password });
+const refract = await startRefract(port, {
+  ADMIN_EMAIL: admin.email,
+  ADMIN_PASSWORD: admin.password,
+});
 const { token } = await (
   await fetch(`${base}/api/auth/login`, {
     method: 'POST',
@@ -46,7 +56,11 @@ const viaApi = () =>
     const form = new FormData();
     form.append('format', 'webp');
     form.append('image', new Blob([png]), 'photo.png');
-    const res = await fetch(`${base}/api/convert`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${base}/api/convert`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (!res.ok) throw new Error(`convert answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   });

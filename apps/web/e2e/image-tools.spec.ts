@@ -48,3 +48,22 @@ test('a damaged image shows the translated error and costs nothing', async ({ pa
   await page.goto('/dashboard');
   await expect(page.getByTestId('usage-modify-rotate')).toHaveText('0 of 3 used');
 });
+
+test('HTML to image renders on the server and downloads html-image.png', async ({ strictPage: page }) => {
+  await signUp(page, uniqueEmail(), 'html password 1');
+  await page.goto('/html-to-image');
+  const editor = page.getByRole('textbox', { name: 'HTML and CSS' });
+  await editor.fill('   ');
+  await page.getByRole('button', { name: 'Generate image' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter some HTML content.');
+
+  await editor.fill('<h1 style="color:#c2255c">مرحبا 你好 Hello</h1>');
+  await page.getByRole('button', { name: 'Generate image' }).click();
+  await expect(page.getByRole('img', { name: 'The rendered image' })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download html-image.png' }).click(),
+  ]);
+  const meta = await sharp(readFileSync((await download.path())!)).metadata();
+  expect(meta).toMatchObject({ format: 'png', width: 1280 });
+});

@@ -32,6 +32,11 @@ const RotatePage = lazy(() =>
 const UpscalePage = lazy(() =>
   import('../features/tools/upscale/upscale-page').then((m) => ({ default: m.UpscalePage })),
 );
+const HtmlToImagePage = lazy(() =>
+  import('../features/tools/html-to-image/html-to-image-page').then((m) => ({
+    default: m.HtmlToImagePage,
+  })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
@@ -78,6 +83,7 @@ export const router = createBrowserRouter([
       { path: '/compress', element: guarded('signed-in', <CompressPage />) },
       { path: '/rotate', element: guarded('signed-in', <RotatePage />) },
       { path: '/upscale', element: guarded('signed-in', <UpscalePage />) },
+      { path: '/html-to-image', element: guarded('signed-in', <HtmlToImagePage />) },
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
       { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
       { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },

@@ -12,12 +12,12 @@ function filenameFrom(disposition: string | null, fallback: string): string {
 }
 
 /**
- * Posts a form to a tool endpoint with upload progress (fetch has none), and resolves with the
- * result file. Errors arrive as ApiError with the server's code.
+ * Posts a form (or a JSON string) to a tool endpoint with upload progress (fetch has none),
+ * and resolves with the result file. Errors arrive as ApiError with the server's code.
  */
 export function postTool(
   path: string,
-  form: FormData,
+  body: FormData | string,
   onProgress: (fraction: number) => void,
 ): Promise<ToolResponse> {
   return new Promise((resolve, reject) => {
@@ -47,6 +47,8 @@ export function postTool(
         reject(new ApiError(xhr.status, 'internal_error', xhr.statusText));
       }
     };
-    xhr.send(form);
+    // A string is JSON (HTML to image); a form is a file upload.
+    if (typeof body === 'string') xhr.setRequestHeader('content-type', 'application/json');
+    xhr.send(body);
   });
 }

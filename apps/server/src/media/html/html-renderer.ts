@@ -103,7 +103,11 @@ export class HtmlRenderer {
     try {
       const browser = await this.launch();
       context = await browser.newContext({
-        viewport: { width: request.width, height: request.height ?? 800 },
+        // A full-page render without a height starts short, so the image is as tall as the content.
+        viewport: {
+          width: request.width,
+          height: request.height ?? (request.fullPage ? 100 : 800),
+        },
         acceptDownloads: false,
         serviceWorkers: 'block',
         offline: true,

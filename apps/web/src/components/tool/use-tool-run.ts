@@ -30,11 +30,11 @@ export function useToolRun(path: string) {
   useEffect(() => reset, [reset]);
 
   const run = useCallback(
-    async (form: FormData) => {
+    async (body: FormData | string) => {
       reset();
       setPhase('uploading');
       try {
-        const response = await postTool(path, form, (fraction) => {
+        const response = await postTool(path, body, (fraction) => {
           setProgress(fraction);
           if (fraction >= 1) setPhase('processing');
         });

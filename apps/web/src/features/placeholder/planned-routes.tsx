@@ -24,7 +24,7 @@ export function PlannedTool({ id }: { id: (typeof TOOLS)[number]['id'] }) {
 }
 
 /** Tools whose pages exist (routed in app/router.tsx). */
-const BUILT_TOOLS = new Set<string>(['convert', 'compress', 'rotate', 'upscale']);
+const BUILT_TOOLS = new Set<string>(['convert', 'compress', 'rotate', 'upscale', 'htmlToImage']);
 
 /** Who may open a route (spec section 2); the server checks every call again. */
 export type RouteAccess = 'public' | 'signed-in' | 'user' | 'admin';

@@ -1,0 +1,86 @@
+import { Alert, Button, Container, Group, Image, Paper, Stack, Textarea } from '@mantine/core';
+import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/page-header';
+import { useToolRun } from '../../../components/tool/use-tool-run';
+import { useErrorMessage } from '../../../lib/use-error-message';
+
+const EXAMPLE = `<div style="font-family: sans-serif; padding: 40px; background: linear-gradient(135deg, #7048e8, #1c7ed6); color: white">
+  <h1>Hello from Refract</h1>
+  <p>Any HTML and CSS, rendered on our server.</p>
+</div>`;
+
+export function HtmlToImagePage() {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const [html, setHtml] = useState(EXAMPLE);
+  const [emptyError, setEmptyError] = useState(false);
+  const run = useToolRun('/api/html-to-image');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setEmptyError(!html.trim());
+    if (!html.trim()) return;
+    void run.run(JSON.stringify({ html, width: 1280, fullPage: true }));
+  }
+
+  const error = emptyError ? t('errors.empty_html') : run.error ? errorMessage(run.error) : null;
+  return (
+    <Container size="md" py="xl">
+      <PageHeader
+        title={t('tools.htmlToImage.title')}
+        subtitle={t('tools.htmlToImage.description')}
+      />
+      <Paper
+        withBorder
+        radius="lg"
+        p={{ base: 'md', sm: 'xl' }}
+        component="form"
+        onSubmit={submit}
+        noValidate
+      >
+        <Stack>
+          <Textarea
+            label={t('htmlToImage.label')}
+            description={t('htmlToImage.hint')}
+            value={html}
+            onChange={(e) => setHtml(e.currentTarget.value)}
+            autosize
+            minRows={8}
+            maxRows={20}
+            styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
+          />
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+              {error}
+            </Alert>
+          )}
+          <Button type="submit" loading={run.busy} disabled={run.busy} size="md">
+            {t('htmlToImage.submit')}
+          </Button>
+          {run.result && (
+            <Stack>
+              <Image
+                src={run.result.url}
+                alt={t('htmlToImage.preview')}
+                radius="md"
+                style={{ border: '1px solid var(--mantine-color-gray-3)' }}
+              />
+              <Group justify="flex-end">
+                <Button
+                  component="a"
+                  href={run.result.url}
+                  download={run.result.filename}
+                  leftSection={<IconDownload size={18} />}
+                >
+                  {t('tool.download', { name: run.result.filename })}
+                </Button>
+              </Group>
+            </Stack>
+          )}
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}
