@@ -49,7 +49,9 @@ test('a damaged image shows the translated error and costs nothing', async ({ pa
   await expect(page.getByTestId('usage-modify-rotate')).toHaveText('0 of 3 used');
 });
 
-test('HTML to image renders on the server and downloads html-image.png', async ({ strictPage: page }) => {
+test('HTML to image renders on the server and downloads html-image.png', async ({
+  strictPage: page,
+}) => {
   await signUp(page, uniqueEmail(), 'html password 1');
   await page.goto('/html-to-image');
   const editor = page.getByRole('textbox', { name: 'HTML and CSS' });
