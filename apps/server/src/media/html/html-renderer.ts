@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AppError } from '../../lib/app-error.js';
 
 export interface RenderRequest {
@@ -11,6 +11,7 @@ export interface RenderRequest {
 
 const RENDER_TIMEOUT_MS = 10_000;
 const MAX_FULL_PAGE_HEIGHT = 16_000;
+const CONTENT_WAIT_MS = 2_000;
 /** Two renders at once: one per core. More would only queue inside Chromium. */
 const CONCURRENT_RENDERS = 2;
 
@@ -36,12 +37,20 @@ const renderTimeout = () =>
   );
 
 /**
- * HTML to image in a sealed Chromium: one warm browser (relaunched if it dies), a fresh
- * context per render (nothing carries over between renders), every request except data: and
- * blob: refused, no popups, no downloads, and a hard time limit.
+ * HTML to image in a sealed Chromium: one warm browser (relaunched if it dies), a small pool
+ * of sealed contexts emptied between renders, every request except data: and blob: refused,
+ * no popups, no downloads, and a hard time limit.
  */
+interface Slot {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
 export class HtmlRenderer {
   private browser: Promise<Browser> | null = null;
+  /** Sealed contexts ready for the next render, reused for speed and emptied between renders. */
+  private idle: Slot[] = [];
   private active = 0;
   private waiting: (() => void)[] = [];
 
@@ -58,6 +67,7 @@ export class HtmlRenderer {
       .then((browser) => {
         browser.on('disconnected', () => {
           this.browser = null;
+          this.idle = [];
         });
         return browser;
       })
@@ -86,6 +96,7 @@ export class HtmlRenderer {
   private async restart(): Promise<void> {
     const current = this.browser;
     this.browser = null;
+    this.idle = [];
     const browser = await current?.catch(() => null);
     await Promise.race([browser?.close(), new Promise((r) => setTimeout(r, 2000))]).catch(
       () => undefined,
@@ -96,57 +107,91 @@ export class HtmlRenderer {
     pid?.kill('SIGKILL');
   }
 
+  /** A sealed context with one page: every request but data:/blob: refused, popups closed. */
+  private async newSlot(): Promise<Slot> {
+    const browser = await this.launch();
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 100 },
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      offline: true,
+    });
+    await context.route('**/*', (route) => {
+      const intercepted = route.request();
+      const url = intercepted.url();
+      if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      // A navigation cancelled as "aborted" leaves the page where it is, without an error page
+      // (meta refresh, location changes); anything else is refused without touching the network.
+      if (intercepted.isNavigationRequest()) return route.abort('aborted');
+      return route.abort('blockedbyclient');
+    });
+    context.on('page', (page) => {
+      void page.opener().then((opener) => opener && page.close());
+    });
+    return { browser, context, page: await context.newPage() };
+  }
+
   async render(request: RenderRequest): Promise<Buffer> {
     const release = await this.slot();
-    let context: BrowserContext | undefined;
+    let slot: Slot | undefined;
     let timeout: NodeJS.Timeout | undefined;
     try {
-      const browser = await this.launch();
-      context = await browser.newContext({
-        // A full-page render without a height starts short, so the image is as tall as the content.
-        viewport: {
-          width: request.width,
-          height: request.height ?? (request.fullPage ? 100 : 800),
-        },
-        acceptDownloads: false,
-        serviceWorkers: 'block',
-        offline: true,
-      });
-      await context.route('**/*', (route) => {
-        const intercepted = route.request();
-        const url = intercepted.url();
-        if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-        // A navigation answered "204 No Content" leaves the page where it is (meta refresh,
-        // location changes); anything else is refused without touching the network.
-        if (intercepted.isNavigationRequest()) return route.fulfill({ status: 204 });
-        return route.abort('blockedbyclient');
-      });
-      // A popup is closed as soon as it opens; it never loads anything (all requests are refused).
-      context.on('page', (page) => {
-        void page.opener().then((opener) => opener && page.close());
-      });
-      const work = this.screenshot(context, request);
+      slot = this.idle.pop() ?? (await this.newSlot());
+      const work = this.screenshot(slot.page, request);
       const timer = new Promise<never>((_, reject) => {
         timeout = setTimeout(() => reject(renderTimeout()), RENDER_TIMEOUT_MS);
       });
-      return await Promise.race([work, timer]);
+      const image = await Promise.race([work, timer]);
+      await this.recycle(slot);
+      slot = undefined;
+      return image;
     } catch (err) {
       if (err instanceof AppError && err.code === 'render_timeout') {
-        context = undefined;
+        slot = undefined;
         await this.restart();
       }
       if (err instanceof AppError) throw err;
       throw new AppError(422, 'processing_failed', 'This HTML could not be rendered');
     } finally {
       clearTimeout(timeout);
-      await context?.close().catch(() => undefined);
+      await slot?.context.close().catch(() => undefined);
       release();
     }
   }
 
-  private async screenshot(context: BrowserContext, request: RenderRequest): Promise<Buffer> {
-    const page = await context.newPage();
-    await page.setContent(request.html, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
+  /**
+   * Readies the context for the next render with a new page: a new window, so no globals or DOM
+   * carry over (setContent alone keeps the window). Content lives on about:blank, whose opaque
+   * origin can keep no cookies or storage, so the context itself holds nothing of the last render.
+   */
+  private async recycle(slot: Slot): Promise<void> {
+    const current = await this.browser?.catch(() => null);
+    await slot.page.close();
+    if (current !== slot.browser) return void (await slot.context.close().catch(() => undefined));
+    this.idle.push({ ...slot, page: await slot.context.newPage() });
+  }
+
+  private async screenshot(page: Page, request: RenderRequest): Promise<Buffer> {
+    // A full-page render without a height starts short, so the image is as tall as the content.
+    await page.setViewportSize({
+      width: request.width,
+      height: request.height ?? (request.fullPage ? 100 : 800),
+    });
+    // A script that navigates away (held in place by the route above) leaves Playwright waiting
+    // for a navigation that never comes; after a short wait the page is shot as it stands. A
+    // script that never yields is caught by the render's own time limit instead.
+    const settled = await page
+      .setContent(request.html, { waitUntil: 'domcontentloaded', timeout: CONTENT_WAIT_MS })
+      .then(
+        () => true,
+        (err: Error) => {
+          if (err.name === 'TimeoutError') return false;
+          throw err;
+        },
+      );
+    // Images and fonts from data: URLs normally finish at once.
+    if (settled)
+      await page.waitForLoadState('load', { timeout: CONTENT_WAIT_MS }).catch(() => undefined);
     const height = request.fullPage
       ? Math.min(
           MAX_FULL_PAGE_HEIGHT,
@@ -165,6 +210,7 @@ export class HtmlRenderer {
   async close(): Promise<void> {
     const browser = await this.browser?.catch(() => null);
     this.browser = null;
+    this.idle = [];
     await browser?.close();
   }
 }
