@@ -91,9 +91,9 @@ ${new Date().toISOString().slice(0, 10)}, ${RUNS} warm renders each, then 20 ren
 | path | p50 ms | p95 ms | renders/s (2 concurrent) |
 |---|---|---|---|
 ${row('bare playwright, reused page', bareTimes, bareRate)}
-${row('Refract API (auth, metering, fresh sealed context)', apiTimes, apiRate)}
+${row('Refract API (auth, metering, sealed pooled context)', apiTimes, apiRate)}
 
 p50 ratio API/bare: ${ratio.toFixed(2)} (goal ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'not met'}); API p95 ${percentile(apiTimes, 0.95).toFixed(0)} ms (goal < 300 ms: ${percentile(apiTimes, 0.95) < 300 ? 'met' : 'not met'}).
-A fresh browser context per render is the price of isolation between users; the bare script reuses its page.
+Refract resets the page to a new about:blank window after each render (isolation between users); the bare script reuses its page as is.
 `,
 );

@@ -160,15 +160,15 @@ export class HtmlRenderer {
   }
 
   /**
-   * Readies the context for the next render with a new page: a new window, so no globals or DOM
-   * carry over (setContent alone keeps the window). Content lives on about:blank, whose opaque
-   * origin can keep no cookies or storage, so the context itself holds nothing of the last render.
+   * Readies the page for the next render by navigating it to a fresh about:blank: a new
+   * document and a new window, so no globals or DOM carry over (setContent alone keeps the
+   * window). Content lives on about:blank, whose opaque origin can keep no cookies or storage.
    */
   private async recycle(slot: Slot): Promise<void> {
     const current = await this.browser?.catch(() => null);
-    await slot.page.close();
     if (current !== slot.browser) return void (await slot.context.close().catch(() => undefined));
-    this.idle.push({ ...slot, page: await slot.context.newPage() });
+    await slot.page.goto('about:blank');
+    this.idle.push(slot);
   }
 
   private async screenshot(page: Page, request: RenderRequest): Promise<Buffer> {
