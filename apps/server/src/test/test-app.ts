@@ -17,7 +17,12 @@ export interface TestApp {
 /** The real app on a fresh database, ready for `app.inject`. */
 export async function createTestApp(
   kind: DatabaseKind = 'sqlite',
-  options: { env?: Record<string, string>; beforeReady?: (app: App) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    beforeReady?: (app: App) => void;
+    /** Replaces what engine detection found (to test a server without one). */
+    engines?: Partial<Engines>;
+  } = {},
 ): Promise<TestApp> {
   const env = options.env ?? {};
   const database = await createTestDatabase(kind);
@@ -32,7 +37,8 @@ export async function createTestApp(
     ...env,
   });
   engines ??= detectEngines(config.engines);
-  const app = await buildApp({ config, database, engines: await engines, version: APP_VERSION });
+  const found = { ...(await engines), ...options.engines };
+  const app = await buildApp({ config, database, engines: found, version: APP_VERSION });
   options.beforeReady?.(app);
   await app.ready();
   return {

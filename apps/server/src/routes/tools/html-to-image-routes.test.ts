@@ -166,3 +166,28 @@ describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () 
     expect(growthMb).toBeLessThan(150);
   }, 120_000);
 });
+
+describe('POST /api/html-to-image without Chromium', () => {
+  it('answers 503 engine_unavailable and charges nothing', async () => {
+    const t = await createTestApp('sqlite', {
+      engines: { chromium: { available: false, version: null } },
+    });
+    try {
+      const { token } = await registerUser(t.app);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/html-to-image',
+        payload: { html: '<p>x</p>' },
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('engine_unavailable');
+      const stats = (
+        await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })
+      ).json();
+      expect(stats.imagesProcessed).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
