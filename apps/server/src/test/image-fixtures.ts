@@ -56,6 +56,16 @@ export const svgWithScript = () =>
       '<rect width="20" height="10" fill="red"/></svg>',
   );
 
+/** Whether ffmpeg is installed (the video outputs and the GIF fixture need it). */
+export const hasFfmpeg = (() => {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /** An animated GIF with 5 frames, from ffmpeg's test source. */
 export function animatedGif(): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'refract-gif-'));
