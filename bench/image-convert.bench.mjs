@@ -1,7 +1,7 @@
 // Image convert throughput: PNG photos → WebP through the real server (HTTP, auth, metering,
 // multipart, temp files) against the same conversions in-process with sharp, 4 in flight each.
 import sharp from 'sharp';
-import { startRefract, writeResults } from './lib.mjs';
+import { startRefractAsAdmin, writeResults } from './lib.mjs';
 
 const PHOTOS = 12;
 const CONCURRENCY = 4;
@@ -35,21 +35,9 @@ async function inFlight(task) {
 
 const direct = () => inFlight((png) => sharp(png).autoOrient().webp().toBuffer());
 
-const port = 3109;
-const base = `http://127.0.0.1:${port}`;
 // An admin is unlimited, so the quota does not stop the run; the work per request is the same.
-const admin = { email: 'bench@example.com', password: 'bench password' };
-const refract = await startRefract(port, {
-  ADMIN_EMAIL: admin.email,
-  ADMIN_PASSWORD: admin.password,
-});
-const { token } = await (
-  await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  })
-).json();
+const refract = await startRefractAsAdmin(3109);
+const { base, token } = refract;
 
 const viaApi = () =>
   inFlight(async (png) => {

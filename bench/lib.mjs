@@ -67,3 +67,20 @@ export function writeResults(name, markdown) {
   writeFileSync(path, markdown);
   console.log(markdown);
 }
+
+/** The built server with an unlimited bench admin (ADMIN_EMAIL), signed in. */
+export async function startRefractAsAdmin(port) {
+  const admin = { email: 'bench@example.com', password: 'bench password' };
+  const refract = await startRefract(port, {
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  });
+  const { token } = await res.json();
+  return { base, token, stop: () => refract.stop() };
+}

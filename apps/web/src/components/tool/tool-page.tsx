@@ -1,11 +1,12 @@
 import { Alert, Button, Container, Group, Paper, Progress, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
 import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { PageHeader } from '../page-header';
+import { DownloadButton } from './download-button';
 import { FileDrop } from './file-drop';
 import { useToolRun } from './use-tool-run';
 
@@ -132,14 +133,7 @@ export function ToolPage(props: ToolPageProps) {
                     })}
                   </Text>
                 )}
-                <Button
-                  component="a"
-                  href={run.result.url}
-                  download={run.result.filename}
-                  leftSection={<IconDownload size={18} />}
-                >
-                  {t('tool.download', { name: run.result.filename })}
-                </Button>
+                <DownloadButton result={run.result} />
               </Group>
             </Alert>
           )}

@@ -1,8 +1,9 @@
 import { Alert, Button, Container, Group, Image, Paper, Stack, Textarea } from '@mantine/core';
-import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
+import { DownloadButton } from '../../../components/tool/download-button';
 import { useToolRun } from '../../../components/tool/use-tool-run';
 import { useErrorMessage } from '../../../lib/use-error-message';
 
@@ -68,14 +69,7 @@ export function HtmlToImagePage() {
                 style={{ border: '1px solid var(--mantine-color-gray-3)' }}
               />
               <Group justify="flex-end">
-                <Button
-                  component="a"
-                  href={run.result.url}
-                  download={run.result.filename}
-                  leftSection={<IconDownload size={18} />}
-                >
-                  {t('tool.download', { name: run.result.filename })}
-                </Button>
+                <DownloadButton result={run.result} />
               </Group>
             </Stack>
           )}

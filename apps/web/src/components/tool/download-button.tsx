@@ -1,0 +1,19 @@
+import { Button } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { ToolResult } from './use-tool-run';
+
+/** Saves a tool's result under the name the server gave it. */
+export function DownloadButton({ result }: { result: ToolResult }) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      component="a"
+      href={result.url}
+      download={result.filename}
+      leftSection={<IconDownload size={18} />}
+    >
+      {t('tool.download', { name: result.filename })}
+    </Button>
+  );
+}
