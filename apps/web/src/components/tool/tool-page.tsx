@@ -1,13 +1,12 @@
-import { Alert, Button, Container, Group, Paper, Progress, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Alert, Button, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
 import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
-import { PageHeader } from '../page-header';
 import { DownloadButton } from './download-button';
 import { FileDrop } from './file-drop';
+import { ErrorAlert, ToolFrame } from './tool-frame';
 import { useToolRun } from './use-tool-run';
 
 export const IMAGE_ACCEPT = [
@@ -76,69 +75,50 @@ export function ToolPage(props: ToolPageProps) {
   const original = Number(run.result?.headers('x-original-size') ?? file?.size ?? 0);
 
   return (
-    <Container size="md" py="xl">
-      <PageHeader
-        title={t(`tools.${props.tool.id}.title`)}
-        subtitle={t(`tools.${props.tool.id}.description`)}
+    <ToolFrame toolId={props.tool.id} onSubmit={submit}>
+      <FileDrop
+        file={file}
+        previewUrl={previewUrl}
+        previewStyle={props.previewStyle}
+        accept={IMAGE_ACCEPT}
+        maxBytes={props.tool.maxUploadBytes}
+        disabled={run.busy}
+        onFile={choose}
+        onReject={setLocalError}
       />
-      <Paper
-        withBorder
-        radius="lg"
-        p={{ base: 'md', sm: 'xl' }}
-        component="form"
-        onSubmit={submit}
-        noValidate
-      >
-        <Stack>
-          <FileDrop
-            file={file}
-            previewUrl={previewUrl}
-            previewStyle={props.previewStyle}
-            accept={IMAGE_ACCEPT}
-            maxBytes={props.tool.maxUploadBytes}
-            disabled={run.busy}
-            onFile={choose}
-            onReject={setLocalError}
+      {props.options}
+      <ErrorAlert message={error} />
+      {run.busy && (
+        <div aria-live="polite">
+          <Text size="sm" mb={4}>
+            {run.phase === 'uploading'
+              ? t('tool.uploading', { percent: Math.round(run.progress * 100) })
+              : t('tool.processing')}
+          </Text>
+          <Progress
+            value={run.phase === 'uploading' ? run.progress * 100 : 100}
+            animated={run.phase === 'processing'}
           />
-          {props.options}
-          {error && (
-            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-              {error}
-            </Alert>
-          )}
-          {run.busy && (
-            <div aria-live="polite">
-              <Text size="sm" mb={4}>
-                {run.phase === 'uploading'
-                  ? t('tool.uploading', { percent: Math.round(run.progress * 100) })
-                  : t('tool.processing')}
+        </div>
+      )}
+      <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
+        {props.submitLabel}
+      </Button>
+      {run.result && (
+        <Alert color="green" role="status" title={t('tool.ready')}>
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            {props.showSizes !== false && (
+              <Text size="sm">
+                {t('tool.sizes', {
+                  before: formatBytes(original),
+                  after: formatBytes(run.result.size),
+                })}
               </Text>
-              <Progress
-                value={run.phase === 'uploading' ? run.progress * 100 : 100}
-                animated={run.phase === 'processing'}
-              />
-            </div>
-          )}
-          <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
-            {props.submitLabel}
-          </Button>
-          {run.result && (
-            <Alert color="green" role="status" title={t('tool.ready')}>
-              <Group justify="space-between" wrap="wrap" gap="sm">
-                {props.showSizes !== false && (
-                  <Text size="sm">
-                    {t('tool.sizes', {
-                      before: formatBytes(original),
-                      after: formatBytes(run.result.size),
-                    })}
-                  </Text>
-                )}
-                <DownloadButton result={run.result} />
-              </Group>
-            </Alert>
-          )}
-        </Stack>
-      </Paper>
-    </Container>
+            )}
+            <DownloadButton result={run.result} />
+          </Group>
+        </Alert>
+      )}
+    </ToolFrame>
   );
 }

@@ -1,9 +1,8 @@
-import { Alert, Button, Container, Group, Image, Paper, Stack, Textarea } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Group, Image, Stack, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../../components/page-header';
 import { DownloadButton } from '../../../components/tool/download-button';
+import { ErrorAlert, ToolFrame } from '../../../components/tool/tool-frame';
 import { useToolRun } from '../../../components/tool/use-tool-run';
 import { useErrorMessage } from '../../../lib/use-error-message';
 
@@ -28,53 +27,34 @@ export function HtmlToImagePage() {
 
   const error = emptyError ? t('errors.empty_html') : run.error ? errorMessage(run.error) : null;
   return (
-    <Container size="md" py="xl">
-      <PageHeader
-        title={t('tools.htmlToImage.title')}
-        subtitle={t('tools.htmlToImage.description')}
+    <ToolFrame toolId="htmlToImage" onSubmit={submit}>
+      <Textarea
+        label={t('htmlToImage.label')}
+        description={t('htmlToImage.hint')}
+        value={html}
+        onChange={(e) => setHtml(e.currentTarget.value)}
+        autosize
+        minRows={8}
+        maxRows={20}
+        styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
       />
-      <Paper
-        withBorder
-        radius="lg"
-        p={{ base: 'md', sm: 'xl' }}
-        component="form"
-        onSubmit={submit}
-        noValidate
-      >
+      <ErrorAlert message={error} />
+      <Button type="submit" loading={run.busy} disabled={run.busy} size="md">
+        {t('htmlToImage.submit')}
+      </Button>
+      {run.result && (
         <Stack>
-          <Textarea
-            label={t('htmlToImage.label')}
-            description={t('htmlToImage.hint')}
-            value={html}
-            onChange={(e) => setHtml(e.currentTarget.value)}
-            autosize
-            minRows={8}
-            maxRows={20}
-            styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
+          <Image
+            src={run.result.url}
+            alt={t('htmlToImage.preview')}
+            radius="md"
+            style={{ border: '1px solid var(--mantine-color-gray-3)' }}
           />
-          {error && (
-            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" loading={run.busy} disabled={run.busy} size="md">
-            {t('htmlToImage.submit')}
-          </Button>
-          {run.result && (
-            <Stack>
-              <Image
-                src={run.result.url}
-                alt={t('htmlToImage.preview')}
-                radius="md"
-                style={{ border: '1px solid var(--mantine-color-gray-3)' }}
-              />
-              <Group justify="flex-end">
-                <DownloadButton result={run.result} />
-              </Group>
-            </Stack>
-          )}
+          <Group justify="flex-end">
+            <DownloadButton result={run.result} />
+          </Group>
         </Stack>
-      </Paper>
-    </Container>
+      )}
+    </ToolFrame>
   );
 }

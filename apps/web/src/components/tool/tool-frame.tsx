@@ -1,0 +1,42 @@
+import { Alert, Container, Paper, Stack } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import type { FormEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../page-header';
+
+/** A tool page's frame: its title and description, then one form card. */
+export function ToolFrame(props: {
+  toolId: string;
+  onSubmit(event: FormEvent): void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Container size="md" py="xl">
+      <PageHeader
+        title={t(`tools.${props.toolId}.title`)}
+        subtitle={t(`tools.${props.toolId}.description`)}
+      />
+      <Paper
+        withBorder
+        radius="lg"
+        p={{ base: 'md', sm: 'xl' }}
+        component="form"
+        onSubmit={props.onSubmit}
+        noValidate
+      >
+        <Stack>{props.children}</Stack>
+      </Paper>
+    </Container>
+  );
+}
+
+/** An error in the user's language, announced to screen readers. */
+export function ErrorAlert({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+      {message}
+    </Alert>
+  );
+}
