@@ -114,3 +114,8 @@ export const TOOLS = [
 export type ToolId = (typeof TOOLS)[number]['id'];
 
 export const IMAGE_TOOLS = TOOLS.filter((tool) => tool.category === 'image');
+
+/** The catalogue entry of one tool. */
+export function toolById(id: ToolId): ToolEntry {
+  return TOOLS.find((tool) => tool.id === id)!;
+}

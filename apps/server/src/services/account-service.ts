@@ -8,11 +8,8 @@ import {
 } from '@refract/contracts';
 import { AppError, unauthorized } from '../lib/app-error.js';
 import { decoyHash, hashSecret, normalizeAnswer, verifySecret } from '../lib/hashing.js';
-import {
-  isUniqueViolation,
-  type UserRow,
-  type UsersRepository,
-} from '../db/repositories/users-repository.js';
+import type { UserRow, UsersRepository } from '../db/repositories/users-repository.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import type { TokenService } from './token-service.js';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.

@@ -11,7 +11,7 @@ import type {
   PlansRepository,
   PlanWithQuotas,
 } from '../db/repositories/plans-repository.js';
-import { isUniqueViolation } from '../db/repositories/users-repository.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { SettingsRepository } from '../db/repositories/settings-repository.js';
 

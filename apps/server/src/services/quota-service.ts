@@ -6,6 +6,7 @@ import {
   type UserStats,
 } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
+import { quotaHeaders } from '../lib/quota-headers.js';
 import type { UserRow } from '../db/repositories/users-repository.js';
 import type { PlansRepository, PlanWithQuotas } from '../db/repositories/plans-repository.js';
 import type {
@@ -80,7 +81,7 @@ export function quotaService(
       403,
       'quota_exceeded',
       `You have used all ${status.quota} uses of ${status.service} in this period. Upgrade your plan for more.`,
-      {},
+      quotaHeaders(status),
       status,
     );
   }

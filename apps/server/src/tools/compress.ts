@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressFieldsSchema, TOOLS } from '@refract/contracts';
+import { compressFieldsSchema, toolById } from '@refract/contracts';
 import type { z } from 'zod';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -12,7 +12,7 @@ export const compressTool: ToolDefinition<Fields> = {
   path: '/api/compress',
   fileField: 'image',
   mapError: toImageError,
-  maxBytes: TOOLS.find((t) => t.id === 'compress')!.maxUploadBytes,
+  maxBytes: toolById('compress').maxUploadBytes,
   fields: compressFieldsSchema,
   service: () => 'optimize-compress',
   async run({ input, inputBytes, fields, workDir }) {

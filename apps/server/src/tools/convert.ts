@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { convertFieldsSchema, TOOLS } from '@refract/contracts';
+import { convertFieldsSchema, toolById } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
 import { canWrite, OUTPUTS } from '../media/image/formats.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
@@ -13,7 +13,7 @@ export const convertTool: ToolDefinition<{
   path: '/api/convert',
   fileField: 'image',
   mapError: toImageError,
-  maxBytes: TOOLS.find((t) => t.id === 'convert')!.maxUploadBytes,
+  maxBytes: toolById('convert').maxUploadBytes,
   fields: convertFieldsSchema,
   service: ({ format }) =>
     format === 'jpg' || format === 'jpeg' ? 'convert-to-jpg' : 'convert-from-jpg',

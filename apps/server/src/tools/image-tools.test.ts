@@ -343,6 +343,7 @@ describe('image tools', () => {
       );
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('quota_exceeded');
+      expect(res.headers['x-quota-remaining']).toBe('0');
       await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
     });
   });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { rotateFieldsSchema, TOOLS } from '@refract/contracts';
+import { rotateFieldsSchema, toolById } from '@refract/contracts';
 import type { z } from 'zod';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -9,7 +9,7 @@ export const rotateTool: ToolDefinition<z.output<typeof rotateFieldsSchema>> = {
   path: '/api/rotate',
   fileField: 'image',
   mapError: toImageError,
-  maxBytes: TOOLS.find((t) => t.id === 'rotate')!.maxUploadBytes,
+  maxBytes: toolById('rotate').maxUploadBytes,
   fields: rotateFieldsSchema,
   service: () => 'modify-rotate',
   async run({ input, fields, workDir }) {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { TOOLS, upscaleFieldsSchema } from '@refract/contracts';
+import { toolById, upscaleFieldsSchema } from '@refract/contracts';
 import {
   imageTooLarge,
   loadImage,
@@ -13,7 +13,7 @@ export const upscaleTool: ToolDefinition<Record<string, never>> = {
   path: '/api/upscale',
   fileField: 'image',
   mapError: toImageError,
-  maxBytes: TOOLS.find((t) => t.id === 'upscale')!.maxUploadBytes,
+  maxBytes: toolById('upscale').maxUploadBytes,
   fields: upscaleFieldsSchema,
   service: () => 'optimize-upscale',
   async run({ input, workDir }) {

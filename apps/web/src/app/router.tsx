@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { toolById, type ToolId } from '@refract/contracts';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { SignupPage } from '../features/auth/signup-page';
@@ -41,6 +42,15 @@ const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
 
+/** The tool pages that exist; every other tool keeps its "coming soon" page. */
+const TOOL_PAGES: Partial<Record<ToolId, ReactNode>> = {
+  convert: <ConvertPage />,
+  compress: <CompressPage />,
+  rotate: <RotatePage />,
+  upscale: <UpscalePage />,
+  htmlToImage: <HtmlToImagePage />,
+};
+
 const guarded = (access: 'signed-in' | 'user' | 'admin', page: ReactNode) => (
   <Guard access={access}>
     <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>
@@ -79,15 +89,14 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/plans', element: <PlansPage /> },
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
-      { path: '/convert', element: guarded('signed-in', <ConvertPage />) },
-      { path: '/compress', element: guarded('signed-in', <CompressPage />) },
-      { path: '/rotate', element: guarded('signed-in', <RotatePage />) },
-      { path: '/upscale', element: guarded('signed-in', <UpscalePage />) },
-      { path: '/html-to-image', element: guarded('signed-in', <HtmlToImagePage />) },
+      ...Object.entries(TOOL_PAGES).map(([id, page]) => ({
+        path: toolById(id as ToolId).route,
+        element: guarded('signed-in', page),
+      })),
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
       { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
       { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },
-      ...plannedRoutes.map(({ path, access, element }) => ({
+      ...plannedRoutes(Object.keys(TOOL_PAGES)).map(({ path, access, element }) => ({
         path,
         element: access === 'public' ? element : <Guard access={access}>{element}</Guard>,
       })),

@@ -14,19 +14,9 @@ export interface NewUser {
   mealAnswerHash?: string | null;
 }
 
-/** A unique-constraint violation, on either database. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return (
-    e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint/.test(e?.message ?? '')
-  );
-}
-
 export function usersRepository(db: Kysely<Database>) {
   return {
-    /** Inserts a user; throws a unique violation (see isUniqueViolation) for a taken email. */
+    /** Inserts a user; throws a unique violation (see db/unique-violation.ts) for a taken email. */
     async create(user: NewUser): Promise<UserRow> {
       const now = new Date().toISOString();
       return db

@@ -92,19 +92,17 @@ export class HtmlRenderer {
     };
   }
 
-  /** Kills the browser (a renderer stuck in a loop may not close politely); the next render relaunches it. */
+  /**
+   * Closes the browser after a render ran out of time (a renderer stuck in a loop does not
+   * finish on its own); closing a launched browser ends its processes. The next render
+   * relaunches it.
+   */
   private async restart(): Promise<void> {
     const current = this.browser;
     this.browser = null;
     this.idle = [];
     const browser = await current?.catch(() => null);
-    await Promise.race([browser?.close(), new Promise((r) => setTimeout(r, 2000))]).catch(
-      () => undefined,
-    );
-    const pid = (
-      browser as unknown as { process?: () => { kill(signal: string): void } | null }
-    )?.process?.();
-    pid?.kill('SIGKILL');
+    await browser?.close().catch(() => undefined);
   }
 
   /** A sealed context with one page: every request but data:/blob: refused, popups closed. */

@@ -2,11 +2,11 @@ import type { FastifyReply } from 'fastify';
 import type { Service } from '@refract/contracts';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import type { Services } from '../../services/services.js';
-import { setQuotaHeaders } from '../quota-headers.js';
+import { quotaHeaders } from '../../lib/quota-headers.js';
 
 /**
  * Runs one use of a service under a quota reservation: refused up front when the quota is
- * spent, given back when `work` fails, confirmed (and the quota headers set) when it succeeds.
+ * spent (the error carries the quota headers), given back when `work` fails, confirmed (and the quota headers set) when it succeeds.
  */
 export async function runMetered<T>(
   services: Services,
@@ -25,7 +25,7 @@ export async function runMetered<T>(
     throw mapError(err);
   }
   await reservation.confirm();
-  setQuotaHeaders(reply, reservation.status);
+  reply.headers(quotaHeaders(reservation.status));
   return result;
 }
 

@@ -10,7 +10,7 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
-import { setQuotaHeaders } from '../quota-headers.js';
+import { quotaHeaders } from '../../lib/quota-headers.js';
 
 export const userRoutes =
   (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
@@ -38,15 +38,9 @@ export const userRoutes =
         const { service, imageCount } = request.body;
         if (!isService(service))
           throw new AppError(400, 'unknown_service', `Unknown service: ${service.slice(0, 60)}`);
-        try {
-          const status = await services.quotas.track(request.user!, service, imageCount);
-          setQuotaHeaders(reply, status);
-          return status;
-        } catch (err) {
-          if (err instanceof AppError && err.code === 'quota_exceeded')
-            setQuotaHeaders(reply, err.extra as never);
-          throw err;
-        }
+        const status = await services.quotas.track(request.user!, service, imageCount);
+        reply.headers(quotaHeaders(status));
+        return status;
       },
     );
 

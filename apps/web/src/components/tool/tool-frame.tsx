@@ -1,5 +1,4 @@
-import { Alert, Container, Paper, Stack } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Container, Paper, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../page-header';
@@ -28,15 +27,5 @@ export function ToolFrame(props: {
         <Stack>{props.children}</Stack>
       </Paper>
     </Container>
-  );
-}
-
-/** An error in the user's language, announced to screen readers. */
-export function ErrorAlert({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-      {message}
-    </Alert>
   );
 }

@@ -6,7 +6,8 @@ import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { DownloadButton } from './download-button';
 import { FileDrop } from './file-drop';
-import { ErrorAlert, ToolFrame } from './tool-frame';
+import { ErrorAlert } from '../error-alert';
+import { ToolFrame } from './tool-frame';
 import { useToolRun } from './use-tool-run';
 
 export const IMAGE_ACCEPT = [

@@ -1,6 +1,6 @@
-import { Alert, Container, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Container, Paper, Stack, Text, Title } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
+import { ErrorAlert } from '../../components/error-alert';
 import { usePageTitle } from '../../lib/use-page-title';
 
 interface AuthCardProps {
@@ -39,11 +39,7 @@ export function AuthCard({
             )}
           </div>
           {notice}
-          {error && (
-            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-              {error}
-            </Alert>
-          )}
+          <ErrorAlert message={error ?? null} />
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="sm">{children}</Stack>
           </form>

@@ -23,14 +23,14 @@ export function PlannedTool({ id }: { id: (typeof TOOLS)[number]['id'] }) {
   return <PlannedPage title={t(`tools.${id}.title`)} description={t('pages.tool.planned')} />;
 }
 
-/** Tools whose pages exist (routed in app/router.tsx). */
-const BUILT_TOOLS = new Set<string>(['convert', 'compress', 'rotate', 'upscale', 'htmlToImage']);
-
 /** Who may open a route (spec section 2); the server checks every call again. */
 export type RouteAccess = 'public' | 'signed-in' | 'user' | 'admin';
 
 /** Routes of the spec's route table whose pages are not built yet. */
-export const plannedRoutes: { path: string; access: RouteAccess; element: React.ReactElement }[] = [
+export const plannedRoutes = (
+  /** Tools whose real pages the router already has. */
+  builtTools: readonly string[],
+): { path: string; access: RouteAccess; element: React.ReactElement }[] => [
   { path: '/subscribe', access: 'signed-in', element: <PlannedScreen page="subscribe" /> },
   { path: '/success', access: 'public', element: <PlannedScreen page="success" /> },
   { path: '/cancel', access: 'public', element: <PlannedScreen page="cancel" /> },
@@ -43,7 +43,7 @@ export const plannedRoutes: { path: string; access: RouteAccess; element: React.
   { path: '/terms-conditions', access: 'public', element: <PlannedScreen page="terms" /> },
   { path: '/privacy-policy', access: 'public', element: <PlannedScreen page="privacy" /> },
   { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },
-  ...TOOLS.filter((tool) => !BUILT_TOOLS.has(tool.id)).map((tool) => ({
+  ...TOOLS.filter((tool) => !builtTools.includes(tool.id)).map((tool) => ({
     path: tool.route,
     // The meme generator page is open to visitors; making a meme needs an account.
     access: (tool.id === 'meme' ? 'public' : 'signed-in') as RouteAccess,

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PLAN_FEATURES, UNLIMITED, type Plan } from '@refract/contracts';
 import { formatMoney, formatNumber } from '../../lib/format';
-import { tokenStore } from '../../lib/api';
+import { useSession } from '../../lib/session/session-context';
 
 /** "Developer Plan" → "Developer": the cards show the name without the word. */
 const shortName = (name: string) => name.replace(/\s*\bplan\b\s*/i, ' ').trim() || name;
@@ -11,7 +11,8 @@ const shortName = (name: string) => name.replace(/\s*\bplan\b\s*/i, ' ').trim() 
 export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
   const { t } = useTranslation();
   const free = plan.monthlyFee === 0;
-  const target = tokenStore.get() ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
+  const { user } = useSession();
+  const target = user ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
   return (
     <Card
       withBorder

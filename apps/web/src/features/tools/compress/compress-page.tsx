@@ -1,10 +1,10 @@
 import { Checkbox, Group, NumberInput, Slider, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOOLS } from '@refract/contracts';
+import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 
-const tool = TOOLS.find((t) => t.id === 'compress')!;
+const tool = toolById('compress');
 
 export function CompressPage() {
   const { t } = useTranslation();

@@ -2,11 +2,11 @@ import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOOLS, type FormatInfo } from '@refract/contracts';
+import { toolById, type FormatInfo } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { api } from '../../../lib/api';
 
-const tool = TOOLS.find((t) => t.id === 'convert')!;
+const tool = toolById('convert');
 
 export function ConvertPage() {
   const { t } = useTranslation();

@@ -2,7 +2,8 @@ import { Button, Group, Image, Stack, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DownloadButton } from '../../../components/tool/download-button';
-import { ErrorAlert, ToolFrame } from '../../../components/tool/tool-frame';
+import { ErrorAlert } from '../../../components/error-alert';
+import { ToolFrame } from '../../../components/tool/tool-frame';
 import { useToolRun } from '../../../components/tool/use-tool-run';
 import { useErrorMessage } from '../../../lib/use-error-message';
 

@@ -2,10 +2,10 @@ import { Button, Group, Text } from '@mantine/core';
 import { IconRotate, IconRotateClockwise } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOOLS } from '@refract/contracts';
+import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 
-const tool = TOOLS.find((t) => t.id === 'rotate')!;
+const tool = toolById('rotate');
 
 /** The preview turns in the browser; the file you download is rendered by the server. */
 export function RotatePage() {

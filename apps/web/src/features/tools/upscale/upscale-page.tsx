@@ -1,9 +1,9 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { TOOLS } from '@refract/contracts';
+import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 
-const tool = TOOLS.find((t) => t.id === 'upscale')!;
+const tool = toolById('upscale');
 
 export function UpscalePage() {
   const { t } = useTranslation();

@@ -1,0 +1,9 @@
+/** A unique-constraint violation, on either database. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint/.test(e?.message ?? '')
+  );
+}
