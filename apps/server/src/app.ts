@@ -19,6 +19,8 @@ import { adminRoutes } from './routes/admin/admin-routes.js';
 import { toolRoutes } from './routes/tools/tool-routes.js';
 import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { registerUploads } from './plugins/uploads.js';
+import { jobRoutes } from './routes/jobs/job-routes.js';
+import { startJobSystem } from './services/jobs/job-system.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
 
@@ -83,14 +85,17 @@ export async function buildApp(context: AppContext) {
     );
   }
   const guards = registerAuth(app, services);
-  await app.register(healthRoutes(context));
   await app.register(authRoutes(services, guards));
   await app.register(passwordRecoveryRoutes(services));
   await app.register(userRoutes(services, guards));
   await app.register(planRoutes(services, guards));
   await app.register(adminRoutes(services));
+  const jobs = await startJobSystem(context, services.quotas, app.log);
+  app.addHook('onClose', () => jobs.close());
+  await app.register(healthRoutes(context, jobs.queueKind));
   await registerUploads(app);
-  await app.register(toolRoutes(context, services, guards));
+  await app.register(toolRoutes(context, services, jobs.service, guards));
+  await app.register(jobRoutes(jobs.service, guards));
   await app.register(htmlToImageRoutes(context, services, guards));
   await registerWebApp(app, config.webDistDir);
   return app;

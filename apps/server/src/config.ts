@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,11 @@ const optionalUrl = (protocols: string[]) =>
     (value) => value === undefined || protocols.some((p) => value.startsWith(`${p}://`)),
     { message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}` },
   );
+
+const wholeNumber = z.coerce
+  .number({ message: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must be a whole number');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -47,6 +53,14 @@ const envSchema = z.object({
   // Behind a reverse proxy: "true", or the proxy addresses (comma-separated, CIDR allowed). Off by default, since
   // trusting X-Forwarded-For from anyone would let a client pick its own IP for rate limits.
   TRUST_PROXY: optionalText,
+  // Audio and video jobs this process runs at once; 0 leaves them to `npm run worker` processes.
+  WORKERS: wholeNumber.default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  // Jobs allowed to wait; past it new ones get 503 server_busy.
+  JOB_QUEUE_LIMIT: wholeNumber.default(20),
+  // Seconds a finished job's result is kept for download.
+  RESULT_TTL: wholeNumber.min(1, 'must be at least 1').default(3600),
+  // The BullMQ queue's name, so several installations can share one Redis.
+  QUEUE_NAME: z.string().trim().regex(/^[\w-]{1,64}$/, 'must be letters, digits, - or _').default('refract-jobs'),
 });
 
 function parseTrustProxy(value: string | undefined): boolean | string {
@@ -84,6 +98,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     );
   }
+  if (e.WORKERS === 0 && !e.REDIS_URL) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  WORKERS=0 needs REDIS_URL: without a queue on Redis nothing would run the jobs',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -104,5 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    jobs: {
+      workers: e.WORKERS,
+      queueLimit: e.JOB_QUEUE_LIMIT,
+      resultTtlMs: e.RESULT_TTL * 1000,
+      queueName: e.QUEUE_NAME,
+    },
   };
 }

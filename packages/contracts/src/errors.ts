@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   'empty_html',
   'render_timeout',
   'engine_unavailable',
+  'server_busy',
+  'already_compact',
+  'job_cancelled',
+  'job_not_finished',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaFormatInfoSchema } from './media.js';
 
 /** Every target of spec section 5's conversion list; `GET /api/formats` says which this server can write. */
 export const IMAGE_FORMATS = [
@@ -36,7 +37,11 @@ export const formatInfoSchema = z.object({
   /** Why a format cannot be written here, in English; the web translates by format. */
   reason: z.string().optional(),
 });
-export const formatsResponseSchema = z.object({ formats: z.array(formatInfoSchema) });
+export const formatsResponseSchema = z.object({
+  formats: z.array(formatInfoSchema),
+  /** Audio and video targets, with whether this server's ffmpeg can write each. */
+  media: z.array(mediaFormatInfoSchema),
+});
 export type FormatInfo = z.infer<typeof formatInfoSchema>;
 
 /** Multipart text fields of the image tools (the file part is `image`). */

@@ -9,7 +9,8 @@ export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   db: z.enum(['sqlite', 'postgres']),
-  queue: z.enum(['local', 'redis']),
+  /** Where audio and video jobs wait: in this process, or on Redis for BullMQ workers. */
+  queue: z.enum(['local', 'bullmq']),
   engines: z.object({
     sharp: engine.extend({ libvips: z.string().nullable() }),
     magick: engine,

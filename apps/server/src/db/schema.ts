@@ -78,6 +78,28 @@ export interface UsageEventsTable {
   created_at: string;
 }
 
+export interface JobsTable {
+  id: string;
+  user_id: string;
+  tool: string;
+  fields: string;
+  service: string;
+  period_start: string;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  progress: number;
+  input_bytes: number;
+  output_bytes: number | null;
+  result_file: string | null;
+  result_filename: string | null;
+  result_content_type: string | null;
+  error_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
@@ -87,4 +109,5 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   usage_counters: UsageCountersTable;
   usage_events: UsageEventsTable;
+  jobs: JobsTable;
 }

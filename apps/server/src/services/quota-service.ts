@@ -27,6 +27,8 @@ export interface Entitlement {
 /** A charge held while a tool runs: confirm it when the tool succeeds, release it when it fails. */
 export interface Reservation {
   status: QuotaStatus;
+  /** With the user and service, names the counter the charge is held on (see `settle`). */
+  periodStart: string;
   confirm(): Promise<void>;
   release(): Promise<void>;
 }
@@ -103,24 +105,35 @@ export function quotaService(
       });
     }
     let settled = false;
+    const settleOnce = async (outcome: 'confirm' | 'release') => {
+      if (settled) return;
+      settled = true;
+      await settle({ userId: user.id, service, periodStart, count }, outcome);
+    };
     return {
       status: { service, used, quota, remaining: remaining(quota, used), resetsAt },
-      async confirm() {
-        if (settled) return;
-        settled = true;
-        await usage.recordEvent(user.id, service, count);
-      },
-      async release() {
-        if (settled) return;
-        settled = true;
-        await usage.decrement(user.id, service, periodStart, count);
-      },
+      periodStart,
+      confirm: () => settleOnce('confirm'),
+      release: () => settleOnce('release'),
     };
+  }
+
+  /**
+   * Confirms or gives back a held charge. A job may end in another process than the one
+   * that reserved it, so the charge is named by its fields rather than held in memory.
+   */
+  async function settle(
+    charge: { userId: string; service: string; periodStart: string; count: number },
+    outcome: 'confirm' | 'release',
+  ) {
+    if (outcome === 'confirm') await usage.recordEvent(charge.userId, charge.service, charge.count);
+    else await usage.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
   }
 
   return {
     entitlement,
     reserve,
+    settle,
 
     /** Charges uses at once (POST /api/user/track): a reservation confirmed straight away. */
     async track(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {

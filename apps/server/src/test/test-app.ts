@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config.js';
 import { detectEngines, type Engines } from '../media/engines.js';
 import { APP_VERSION } from '../app-context.js';
@@ -32,6 +33,8 @@ export async function createTestApp(
     DATA_DIR: database.options.dataDir,
     WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
     REDIS_URL: process.env.REDIS_URL ?? '',
+    // Each app its own BullMQ queue, so parallel test files never take each other's jobs.
+    QUEUE_NAME: `test-${randomUUID()}`,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     ...env,

@@ -1,4 +1,8 @@
+import { compressAudioTool } from './compress-audio.js';
 import { compressTool } from './compress.js';
+import { compressVideoTool } from './compress-video.js';
+import { convertAudioTool } from './convert-audio.js';
+import { convertVideoTool } from './convert-video.js';
 import { convertTool } from './convert.js';
 import { rotateTool } from './rotate.js';
 import { upscaleTool } from './upscale.js';
@@ -10,4 +14,8 @@ export const TOOL_REGISTRY: readonly ToolDefinition[] = [
   compressTool,
   rotateTool,
   upscaleTool,
+  convertAudioTool,
+  convertVideoTool,
+  compressAudioTool,
+  compressVideoTool,
 ];

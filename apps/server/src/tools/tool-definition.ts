@@ -20,6 +20,10 @@ export interface ToolContext<Fields> {
   workDir: string;
   engines: Engines;
   config: Config;
+  /** Told how far the work is, 0 to 1 (jobs report it to their watchers). */
+  onProgress(fraction: number): void;
+  /** Aborts when the job is cancelled: stop at once and throw. */
+  signal: AbortSignal;
 }
 
 /** One tool: its endpoint, upload limit, form fields, the service it charges and what it does. */
@@ -31,7 +35,11 @@ export interface ToolDefinition<Fields = any> {
   fields: ZodType<Fields>;
   service(fields: Fields): Service;
   /** Checks that need no file (e.g. an output format this server cannot write), before upload. */
-  precheck?(fields: Fields, engines: Engines): void;
+  precheck?(fields: Fields, engines: Engines, config: Config): void | Promise<void>;
+  /** Checks the uploaded file before anything is charged or queued (e.g. probing media). */
+  inspect?(input: string, fields: Fields, config: Config): Promise<void>;
+  /** Audio and video run as queued jobs (services/jobs); images run inside the request. */
+  runsAs?: 'request' | 'job';
   run(context: ToolContext<Fields>): Promise<ToolResult>;
   /** Turns an engine's own errors into ours (e.g. a damaged image into invalid_image). */
   mapError?(err: unknown): unknown;

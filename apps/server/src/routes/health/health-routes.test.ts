@@ -15,7 +15,7 @@ describeEachDatabase('GET /api/health', (kind) => {
     expect(res.statusCode).toBe(200);
     const body = healthSchema.parse(res.json());
     expect(body.db).toBe(kind);
-    expect(body.queue).toBe(process.env.REDIS_URL ? 'redis' : 'local');
+    expect(body.queue).toBe(process.env.REDIS_URL ? 'bullmq' : 'local');
     expect(body.engines.sharp.available).toBe(true);
     expect(body.engines.sharp.libvips).toMatch(/^\d+\.\d+/);
     expect(body.engines.magick.available).toBe(true);

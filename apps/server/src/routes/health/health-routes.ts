@@ -3,15 +3,15 @@ import { healthSchema } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 
 export const healthRoutes =
-  (context: AppContext): FastifyPluginAsyncZod =>
+  (context: AppContext, queue: 'local' | 'bullmq'): FastifyPluginAsyncZod =>
   async (app) => {
     app.get('/api/health', { schema: { response: { 200: healthSchema } } }, async () => {
-      const { engines, database, config, version } = context;
+      const { engines, database, version } = context;
       return {
         status: engines.sharp.available ? ('ok' as const) : ('degraded' as const),
         version,
         db: database.kind,
-        queue: config.redisUrl ? ('redis' as const) : ('local' as const),
+        queue,
         engines,
       };
     });

@@ -2,28 +2,41 @@ import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { formatsResponseSchema } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
-import { AppError } from '../../lib/app-error.js';
+import { ffmpegEncoders } from '../../media/av/encoders.js';
+import { mediaFormatTable } from '../../media/av/media-formats.js';
+import type { JobService } from '../../services/jobs/job-service.js';
 import { formatTable } from '../../media/image/formats.js';
 import type { AuthGuards } from '../../plugins/auth.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { registerJobTool } from './job-tool-route.js';
 import { attachment, runMetered } from './metered.js';
+import { parseToolFields } from './tool-fields.js';
 
 /**
- * One POST route per tool: sign-in, upload to disk, field checks, quota reservation, the tool,
+ * One POST route per tool (audio and video ones run as jobs, see job-tool-route.ts): sign-in, upload to disk, field checks, quota reservation, the tool,
  * then the result streamed back. Whatever happens, the request's temp files are removed and
  * a failed use is given back.
  */
 export const toolRoutes =
-  (context: AppContext, services: Services, guards: AuthGuards): FastifyPluginAsync =>
+  (
+    context: AppContext,
+    services: Services,
+    jobs: JobService,
+    guards: AuthGuards,
+  ): FastifyPluginAsync =>
   async (app) => {
     app.get('/api/formats', { schema: { response: { 200: formatsResponseSchema } } }, async () => ({
       formats: formatTable(context.engines),
+      media: mediaFormatTable(await ffmpegEncoders(context.config.engines.ffmpeg)),
     }));
 
-    for (const tool of TOOL_REGISTRY) registerTool(tool);
+    for (const tool of TOOL_REGISTRY) {
+      if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs, guards);
+      else registerTool(tool);
+    }
 
     function registerTool(tool: ToolDefinition) {
       app.post(
@@ -34,28 +47,22 @@ export const toolRoutes =
           let cleanupNow = true;
           try {
             const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, workDir);
-            const parsed = tool.fields.safeParse(upload.fields);
-            if (!parsed.success) {
-              const issue = parsed.error.issues[0];
-              throw new AppError(
-                400,
-                'validation_failed',
-                `Invalid ${issue?.path.join('.') || 'field'}: ${issue?.message}`,
-              );
-            }
-            tool.precheck?.(parsed.data, context.engines);
+            const fields = parseToolFields(tool, upload.fields);
+            await tool.precheck?.(fields, context.engines, context.config);
             const run = {
               input: upload.path!,
               inputBytes: upload.bytes,
-              fields: parsed.data,
+              fields,
               workDir,
               engines: context.engines,
               config: context.config,
+              onProgress: () => {},
+              signal: new AbortController().signal,
             };
             const result = await runMetered(
               services,
               request.user!,
-              tool.service(parsed.data),
+              tool.service(fields),
               reply,
               () => tool.run(run),
               tool.mapError,

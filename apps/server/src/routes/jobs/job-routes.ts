@@ -1,0 +1,78 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { jobSchema } from '@refract/contracts';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import {
+  describeJob,
+  hasEnded,
+  jobError,
+  type JobService,
+} from '../../services/jobs/job-service.js';
+import { attachment } from '../tools/metered.js';
+
+const params = z.object({ id: z.string().max(64) });
+
+/** The async side of audio and video: a job's state, its live progress, its file, its cancel. */
+export const jobRoutes =
+  (jobs: JobService, guards: AuthGuards): FastifyPluginAsyncZod =>
+  async (app) => {
+    const owned = { preHandler: guards.requireUser };
+
+    app.get(
+      '/api/jobs/:id',
+      { ...owned, schema: { params, response: { 200: jobSchema } } },
+      async (request) => describeJob(await jobs.owned(request.user!, request.params.id)),
+    );
+
+    // Server-Sent Events: a `progress` event on every change, then one `end` event.
+    app.get('/api/jobs/:id/events', { ...owned, schema: { params } }, async (request, reply) => {
+      const job = await jobs.owned(request.user!, request.params.id);
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      const closed = new AbortController();
+      reply.raw.once('close', () => closed.abort());
+      try {
+        await jobs.watch(
+          job.id,
+          (row) => {
+            const event = hasEnded(row) ? 'end' : 'progress';
+            reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(describeJob(row))}\n\n`);
+          },
+          closed.signal,
+        );
+      } catch (err) {
+        request.log.error({ err }, 'job events stopped');
+      } finally {
+        reply.raw.end();
+      }
+    });
+
+    app.get('/api/jobs/:id/result', { ...owned, schema: { params } }, async (request, reply) => {
+      const job = await jobs.owned(request.user!, request.params.id);
+      if (job.status === 'failed' || job.status === 'cancelled') throw jobError(job);
+      if (job.status !== 'done')
+        throw new AppError(409, 'job_not_finished', 'This job has not finished yet');
+      return reply
+        .header('content-type', job.result_content_type!)
+        .header('content-disposition', attachment(job.result_filename!))
+        .header('x-content-type-options', 'nosniff')
+        .send(createReadStream(jobs.resultPath(job)));
+    });
+
+    app.delete(
+      '/api/jobs/:id',
+      { ...owned, schema: { params, response: { 200: jobSchema } } },
+      async (request) => {
+        const job = await jobs.owned(request.user!, request.params.id);
+        await jobs.cancel(job);
+        return describeJob(await jobs.owned(request.user!, job.id));
+      },
+    );
+  };

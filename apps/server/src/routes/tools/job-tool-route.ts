@@ -1,0 +1,88 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context.js';
+import { quotaHeaders } from '../../lib/quota-headers.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import { receiveUpload } from '../../plugins/uploads.js';
+import type { Services } from '../../services/services.js';
+import { jobError, type JobService } from '../../services/jobs/job-service.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { attachment } from './metered.js';
+import { parseToolFields } from './tool-fields.js';
+
+const querySchema = z.object({ async: z.enum(['0', '1', 'true', 'false']).optional() });
+
+/**
+ * An audio or video tool's POST route. The upload is checked and probed, a use is held on the
+ * quota, and the work is queued as a job. `?async=1` answers 202 {jobId} at once (then see
+ * /api/jobs/:id); otherwise the request waits and answers with the file, and a client that
+ * goes away cancels its job.
+ */
+export function registerJobTool(
+  app: FastifyInstance,
+  tool: ToolDefinition,
+  context: AppContext,
+  services: Services,
+  jobs: JobService,
+  guards: AuthGuards,
+) {
+  app.post(
+    tool.path,
+    { preHandler: guards.requireUser, bodyLimit: tool.maxBytes + 1024 * 1024 },
+    async (request, reply) => {
+      const query = querySchema.parse(request.query);
+      const user = request.user!;
+      await jobs.assertRoom();
+      const { id, dir } = await jobs.prepare();
+      let queued = false;
+      let quota;
+      try {
+        const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
+        const fields = parseToolFields(tool, upload.fields);
+        await tool.precheck?.(fields, context.engines, context.config);
+        await tool.inspect?.(upload.path!, fields, context.config);
+        const service = tool.service(fields);
+        const reservation = await services.quotas.reserve(user, service, 1);
+        await jobs.submit({
+          id,
+          user,
+          tool: tool.id,
+          fields,
+          service,
+          reservation,
+          inputBytes: upload.bytes,
+        });
+        queued = true;
+        quota = quotaHeaders(reservation.status);
+      } finally {
+        if (!queued) await jobs.discard(id);
+      }
+
+      if (query.async === '1' || query.async === 'true')
+        return reply.status(202).headers(quota).send({ jobId: id });
+
+      const clientGone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) clientGone.abort();
+      });
+      const job = await jobs.watch(id, () => {}, clientGone.signal);
+      if (!job) {
+        await jobs.cancel((await jobs.owned(user, id)));
+        return reply;
+      }
+      if (job.status !== 'done') throw jobError(job);
+      const stream = createReadStream(jobs.resultPath(job));
+      // Delivered once: the files and the record go when the response ends.
+      reply.raw.once('close', () => void jobs.forget(job));
+      return reply
+        .headers(quota)
+        .header('content-type', job.result_content_type!)
+        .header('content-disposition', attachment(job.result_filename!))
+        .header('x-content-type-options', 'nosniff')
+        .header('x-original-size', String(job.input_bytes))
+        .header('x-result-size', String(job.output_bytes))
+        .send(stream);
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import { AppError } from '../../lib/app-error.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+
+/** A tool's multipart text fields, checked by its schema: 400 naming the first bad field. */
+export function parseToolFields<Fields>(tool: ToolDefinition<Fields>, raw: Record<string, string>) {
+  const parsed = tool.fields.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(
+      400,
+      'validation_failed',
+      `Invalid ${issue?.path.join('.') || 'field'}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,17 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Each job's files live in DATA_DIR/jobs/<id>: the upload as `input`, then the result. Web
+ * processes and workers must share DATA_DIR (docs/operations.md).
+ */
+export const jobDir = (dataDir: string, id: string) => join(dataDir, 'jobs', id);
+
+export async function createJobDir(dataDir: string, id: string): Promise<string> {
+  const dir = jobDir(dataDir, id);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+export const removeJobDir = (dataDir: string, id: string) =>
+  rm(jobDir(dataDir, id), { recursive: true, force: true });

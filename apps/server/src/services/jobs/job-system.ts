@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { jobsRepository } from '../../db/repositories/jobs-repository.js';
+import type { QuotaService } from '../quota-service.js';
+import { bullmqQueue } from './bullmq-queue.js';
+import { localQueue } from './job-queue.js';
+import { jobRunner } from './job-runner.js';
+import { jobService } from './job-service.js';
+
+/**
+ * Assembles the job machinery: the embedded queue by default, BullMQ when REDIS_URL is set.
+ * A web process runs WORKERS jobs at once itself; `npm run worker` processes run the rest.
+ */
+export async function startJobSystem(
+  { config, database, engines }: AppContext,
+  quotas: QuotaService,
+  log: FastifyBaseLogger,
+) {
+  const jobs = jobsRepository(database.db);
+  const runner = jobRunner({ jobs, quotas, config, engines, log });
+  const { workers, queueName } = config.jobs;
+  const queue = config.redisUrl
+    ? bullmqQueue({ redisUrl: config.redisUrl, name: queueName, concurrency: workers, run: runner.run })
+    : localQueue(workers, runner.run);
+  const service = jobService({
+    jobs,
+    quotas,
+    dataDir: config.dataDir,
+    queueLimit: config.jobs.queueLimit,
+    resultTtlMs: config.jobs.resultTtlMs,
+    queue,
+    runner,
+  });
+
+  // The embedded queue died with the last process, so its unfinished jobs can never run.
+  await service.sweep({ everyUnfinished: queue.kind === 'local' });
+  const sweeper = setInterval(
+    () => service.sweep().catch((err: unknown) => log.warn({ err }, 'job sweep failed')),
+    Math.min(60_000, config.jobs.resultTtlMs),
+  );
+  sweeper.unref();
+
+  return {
+    service,
+    queueKind: queue.kind,
+    async close() {
+      clearInterval(sweeper);
+      await runner.close();
+      await queue.close();
+    },
+  };
+}
+
+export type JobSystem = Awaited<ReturnType<typeof startJobSystem>>;

@@ -1,0 +1,22 @@
+import { compressVideoFieldsSchema } from '@refract/contracts';
+import { mediaTool } from './media-tool.js';
+
+/**
+ * The percentage is the quality to keep: 90 maps to CRF 18 (visually lossless), 10 to CRF 40
+ * (small and soft), in a straight line between.
+ */
+export const crfFor = (percentage: number) => Math.round(40 - ((percentage - 10) * 22) / 80);
+
+export const compressVideoTool = mediaTool({
+  id: 'compressVideo',
+  path: '/api/video/compress-video',
+  fileField: 'video',
+  fields: compressVideoFieldsSchema,
+  service: 'compress-video',
+  target: () => 'mp4',
+  filename: () => 'compressed-video.mp4',
+  compress: ({ percentage }) => [
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crfFor(percentage))],
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart'],
+  ],
+});

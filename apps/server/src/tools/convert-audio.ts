@@ -1,0 +1,12 @@
+import { convertAudioFieldsSchema } from '@refract/contracts';
+import { mediaTool } from './media-tool.js';
+
+export const convertAudioTool = mediaTool({
+  id: 'convertAudio',
+  path: '/api/audio/convertaudio',
+  fileField: 'audio',
+  fields: convertAudioFieldsSchema,
+  service: 'convert-audio',
+  target: ({ format }) => format,
+  filename: (output) => `converted.${output.extension}`,
+});

@@ -1,0 +1,12 @@
+import { convertVideoFieldsSchema } from '@refract/contracts';
+import { mediaTool } from './media-tool.js';
+
+export const convertVideoTool = mediaTool({
+  id: 'convertVideo',
+  path: '/api/video/convert-video',
+  fileField: 'video',
+  fields: convertVideoFieldsSchema,
+  service: 'convert-video',
+  target: ({ format }) => format,
+  filename: (output) => `converted.${output.extension}`,
+});

@@ -1,0 +1,80 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { toolById, type MediaFormat, type Service, type ToolId } from '@refract/contracts';
+import type { ZodType } from 'zod';
+import { AppError } from '../lib/app-error.js';
+import { ffmpegEncoders } from '../media/av/encoders.js';
+import { mediaOutput, type MediaOutput } from '../media/av/media-formats.js';
+import { probeMedia } from '../media/av/probe.js';
+import { transcode } from '../media/av/transcode.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+interface MediaToolSpec<Fields> {
+  id: ToolId;
+  path: string;
+  fileField: 'audio' | 'video';
+  fields: ZodType<Fields>;
+  service: Service;
+  target(fields: Fields): MediaFormat;
+  filename(output: MediaOutput): string;
+  /** Compress: its own encoder settings, and a result never larger than the input. */
+  compress?(fields: Fields): string[];
+}
+
+/** How long one job may run; a 100 MB video at realtime VP9 needs a few minutes on 2 cores. */
+const JOB_TIME_LIMIT_MS = 15 * 60 * 1000;
+
+/** An audio or video tool: probed before it is queued, run as a job on ffmpeg. */
+export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<Fields> {
+  return {
+    id: spec.id,
+    path: spec.path,
+    fileField: spec.fileField,
+    maxBytes: toolById(spec.id).maxUploadBytes,
+    fields: spec.fields,
+    service: () => spec.service,
+    runsAs: 'job',
+    async precheck(fields, engines, config) {
+      if (!engines.ffmpeg.available)
+        throw new AppError(503, 'engine_unavailable', 'ffmpeg is not installed on this server');
+      const format = spec.target(fields);
+      const encoders = await ffmpegEncoders(config.engines.ffmpeg);
+      const missing = mediaOutput(format).encoders.filter((name) => !encoders.has(name));
+      if (missing.length > 0)
+        throw new AppError(
+          422,
+          'unsupported_output_format',
+          `Cannot convert to ${format}: this server's ffmpeg has no ${missing.join(' or ')} encoder`,
+        );
+    },
+    async inspect(input, fields, config) {
+      const probe = await probeMedia(config.engines.ffprobe, input);
+      // Refuse a video target for a file without pictures now, not after it has been queued.
+      if (mediaOutput(spec.target(fields)).kind === 'video' && !probe.hasVideo)
+        throw new AppError(415, 'unsupported_media_type', 'This file has no video track');
+    },
+    async run({ input, inputBytes, fields, workDir, config, onProgress, signal }) {
+      const target = mediaOutput(spec.target(fields));
+      const output = join(workDir, `result.${target.extension}`);
+      await transcode({
+        ffmpegPath: config.engines.ffmpeg,
+        input,
+        probe: await probeMedia(config.engines.ffprobe, input),
+        output,
+        target,
+        codecArgs: spec.compress?.(fields),
+        timeoutMs: JOB_TIME_LIMIT_MS,
+        onProgress,
+        signal,
+      });
+      // Compress never hands back more bytes than it was given.
+      if (spec.compress && (await stat(output)).size >= inputBytes)
+        throw new AppError(
+          422,
+          'already_compact',
+          'This file is already compact: compressing it would not make it smaller',
+        );
+      return { path: output, contentType: target.contentType, filename: spec.filename(target) };
+    },
+  };
+}

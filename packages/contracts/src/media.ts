@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Audio targets (spec section 9). amr needs an AMR-NB encoder, which some ffmpeg builds lack. */
+export const AUDIO_FORMATS = [
+  'wav',
+  'aiff',
+  'pcm',
+  'mp3',
+  'aac',
+  'ogg',
+  'flac',
+  'alac',
+  'm4a',
+  'opus',
+  'amr',
+] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+export const VIDEO_FORMATS = ['mp4', 'mkv', 'webm', 'avi', 'mov', 'flv'] as const;
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+
+export type MediaFormat = AudioFormat | VideoFormat;
+
+export const mediaFormatInfoSchema = z.object({
+  format: z.enum([...AUDIO_FORMATS, ...VIDEO_FORMATS]),
+  kind: z.enum(['audio', 'video']),
+  available: z.boolean(),
+  /** Why this server cannot write it, in English; the web translates by format. */
+  reason: z.string().optional(),
+});
+export type MediaFormatInfo = z.infer<typeof mediaFormatInfoSchema>;
+
+/** Compress keeps this share of the quality, 10 to 90 (spec section 9). */
+const percentage = (fallback: number) => z.coerce.number().int().min(10).max(90).default(fallback);
+
+/** Multipart text fields of the audio and video tools (file parts `audio` and `video`). */
+export const convertAudioFieldsSchema = z.object({ format: z.enum(AUDIO_FORMATS).default('mp3') });
+/** A video converts to another video format, or to an audio format (its sound track). */
+export const convertVideoFieldsSchema = z.object({
+  format: z.enum([...VIDEO_FORMATS, ...AUDIO_FORMATS]).default('mp4'),
+});
+export const compressAudioFieldsSchema = z.object({ percentage: percentage(50) });
+export const compressVideoFieldsSchema = z.object({ percentage: percentage(40) });
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** `GET /api/jobs/:id` and each Server-Sent Event of `/events`. */
+export const jobSchema = z.object({
+  id: z.string(),
+  status: z.enum(JOB_STATUSES),
+  /** 0 to 100. */
+  progress: z.number(),
+  inputBytes: z.number(),
+  outputBytes: z.number().nullable(),
+  /** The download name once done. */
+  filename: z.string().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+export const jobCreatedSchema = z.object({ jobId: z.string() });
