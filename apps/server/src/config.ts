@@ -60,7 +60,11 @@ const envSchema = z.object({
   // Seconds a finished job's result is kept for download.
   RESULT_TTL: wholeNumber.min(1, 'must be at least 1').default(3600),
   // The BullMQ queue's name, so several installations can share one Redis.
-  QUEUE_NAME: z.string().trim().regex(/^[\w-]{1,64}$/, 'must be letters, digits, - or _').default('refract-jobs'),
+  QUEUE_NAME: z
+    .string()
+    .trim()
+    .regex(/^[\w-]{1,64}$/, 'must be letters, digits, - or _')
+    .default('refract-jobs'),
 });
 
 function parseTrustProxy(value: string | undefined): boolean | string {

@@ -17,7 +17,8 @@ async function main() {
   const log = pino({ level: config.logLevel });
   const database = await openDatabase(config);
   const engines = await detectEngines(config.engines);
-  if (!engines.ffmpeg.available) log.warn('ffmpeg not found: every job this worker takes will fail');
+  if (!engines.ffmpeg.available)
+    log.warn('ffmpeg not found: every job this worker takes will fail');
   const context = { config, database, engines, version: APP_VERSION };
   const jobs = await startJobSystem(context, createServices(context).quotas, log);
 
@@ -29,7 +30,9 @@ async function main() {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  log.info(`Refract ${APP_VERSION} worker: ${config.jobs.workers} at a time from "${config.jobs.queueName}"`);
+  log.info(
+    `Refract ${APP_VERSION} worker: ${config.jobs.workers} at a time from "${config.jobs.queueName}"`,
+  );
 }
 
 main().catch((err: unknown) => {

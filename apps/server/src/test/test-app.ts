@@ -23,10 +23,12 @@ export async function createTestApp(
     beforeReady?: (app: App) => void;
     /** Replaces what engine detection found (to test a server without one). */
     engines?: Partial<Engines>;
+    /** Another app's database (a restart); it stays open when this app closes. */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
   const env = options.env ?? {};
-  const database = await createTestDatabase(kind);
+  const database = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -49,7 +51,7 @@ export async function createTestApp(
     database,
     async close() {
       await app.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
     },
   };
 }

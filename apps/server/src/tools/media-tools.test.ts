@@ -51,8 +51,17 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
   });
   afterAll(() => t.close());
 
-  function post(path: string, field: string, fields: Record<string, string>, content?: Buffer, as = token) {
-    const body = multipart(fields, content ? { field, filename: 'upload.bin', content } : undefined);
+  function post(
+    path: string,
+    field: string,
+    fields: Record<string, string>,
+    content?: Buffer,
+    as = token,
+  ) {
+    const body = multipart(
+      fields,
+      content ? { field, filename: 'upload.bin', content } : undefined,
+    );
     return t.app.inject({
       method: 'POST',
       url: path,
@@ -84,7 +93,9 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
       const res = await post('/api/audio/convertaudio', 'audio', { format }, wav);
       expect(res.statusCode, res.body).toBe(200);
       const extension = mediaOutput(format).extension;
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="converted.${extension}"`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="converted.${extension}"`,
+      );
       const raw = format === 'pcm' ? ['-f', 's16le', '-ar', '44100', '-ac', '2'] : [];
       const [stream] = media.probeFile(saved(res.rawPayload, `out.${extension}`), raw);
       expect(stream!.codec).toBe(EXPECTED_CODEC[format]);
@@ -143,7 +154,9 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
     for (const percentage of ['90', '10']) {
       const res = await post('/api/video/compress-video', 'video', { percentage }, big);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toBe('attachment; filename="compressed-video.mp4"');
+      expect(res.headers['content-disposition']).toBe(
+        'attachment; filename="compressed-video.mp4"',
+      );
       sizes.push(res.rawPayload.length);
     }
     expect(sizes[1]).toBeLessThan(sizes[0]!);

@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('jobs_status_idx').on('jobs').columns(['status', 'updated_at']).execute();
+  await db.schema
+    .createIndex('jobs_status_idx')
+    .on('jobs')
+    .columns(['status', 'updated_at'])
+    .execute();
   await db.schema.createIndex('jobs_user_idx').on('jobs').column('user_id').execute();
 }
 

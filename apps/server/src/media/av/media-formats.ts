@@ -62,7 +62,13 @@ const video = (
 ): MediaOutput => ({ kind: 'video', extension, contentType, muxer, codecArgs, encoders });
 
 export const VIDEO_OUTPUTS: Record<VideoFormat, MediaOutput> = {
-  mp4: video('mp4', 'video/mp4', 'mp4', [...H264, ...AAC, '-movflags', '+faststart'], ['libx264', 'aac']),
+  mp4: video(
+    'mp4',
+    'video/mp4',
+    'mp4',
+    [...H264, ...AAC, '-movflags', '+faststart'],
+    ['libx264', 'aac'],
+  ),
   mkv: video('mkv', 'video/x-matroska', 'matroska', [...H264, ...AAC], ['libx264', 'aac']),
   // Realtime VP9 keeps webm within reach of the other formats' speed.
   webm: video(
@@ -87,7 +93,9 @@ export const VIDEO_OUTPUTS: Record<VideoFormat, MediaOutput> = {
 };
 
 export function mediaOutput(format: MediaFormat): MediaOutput {
-  return (AUDIO_OUTPUTS as Record<string, MediaOutput>)[format] ?? VIDEO_OUTPUTS[format as VideoFormat];
+  return (
+    (AUDIO_OUTPUTS as Record<string, MediaOutput>)[format] ?? VIDEO_OUTPUTS[format as VideoFormat]
+  );
 }
 
 /** Which targets this server's ffmpeg can write, with the reason when it cannot. */

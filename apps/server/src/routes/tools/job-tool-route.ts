@@ -68,13 +68,15 @@ export function registerJobTool(
       });
       const job = await jobs.watch(id, () => {}, clientGone.signal);
       if (!job) {
-        await jobs.cancel((await jobs.owned(user, id)));
+        await jobs.cancel(await jobs.owned(user, id));
         return reply;
       }
       if (job.status !== 'done') throw jobError(job);
       const stream = createReadStream(jobs.resultPath(job));
       // Delivered once: the files and the record go when the response ends.
-      reply.raw.once('close', () => void jobs.forget(job));
+      reply.raw.once('close', () => {
+        jobs.forget(job).catch((err: unknown) => request.log.warn({ err }, 'job cleanup failed'));
+      });
       return reply
         .headers(quota)
         .header('content-type', job.result_content_type!)

@@ -92,7 +92,8 @@ export function jobRunner(deps: {
     } catch (err) {
       if (!abort.signal.aborted) {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
-        if (await jobs.end(id, 'failed', now(), error)) await quotas.settle(chargeOf(job), 'release');
+        if (await jobs.end(id, 'failed', now(), error))
+          await quotas.settle(chargeOf(job), 'release');
       }
       await removeJobDir(config.dataDir, id);
     } finally {

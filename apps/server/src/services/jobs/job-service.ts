@@ -60,8 +60,7 @@ export function jobService(deps: {
   /** Ends an unfinished job without charging it; its files go at once. */
   async function endUncharged(job: JobRow, status: 'failed' | 'cancelled') {
     const error = status === 'failed' ? INTERRUPTED : CANCELLED;
-    if (await jobs.end(job.id, status, now(), error))
-      await quotas.settle(chargeOf(job), 'release');
+    if (await jobs.end(job.id, status, now(), error)) await quotas.settle(chargeOf(job), 'release');
     await removeJobDir(dataDir, job.id);
   }
 
@@ -169,7 +168,9 @@ export function jobService(deps: {
       const silentSince = options.everyUnfinished ? now() : ago(SILENT_RUNNER_MS);
       for (const job of await jobs.listSilent(silentSince)) {
         const lost =
-          options.everyUnfinished || job.status === 'running' || job.created_at < ago(LOST_IN_QUEUE_MS);
+          options.everyUnfinished ||
+          job.status === 'running' ||
+          job.created_at < ago(LOST_IN_QUEUE_MS);
         if (lost) await endUncharged(job, 'failed');
       }
     },

@@ -20,7 +20,12 @@ export async function startJobSystem(
   const runner = jobRunner({ jobs, quotas, config, engines, log });
   const { workers, queueName } = config.jobs;
   const queue = config.redisUrl
-    ? bullmqQueue({ redisUrl: config.redisUrl, name: queueName, concurrency: workers, run: runner.run })
+    ? bullmqQueue({
+        redisUrl: config.redisUrl,
+        name: queueName,
+        concurrency: workers,
+        run: runner.run,
+      })
     : localQueue(workers, runner.run);
   const service = jobService({
     jobs,

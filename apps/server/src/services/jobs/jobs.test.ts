@@ -1,0 +1,324 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { jobsRepository } from '../../db/repositories/jobs-repository.js';
+import { usageRepository } from '../../db/repositories/usage-repository.js';
+import { bearer, registerUser } from '../../test/accounts.js';
+import { hasFfmpeg } from '../../test/image-fixtures.js';
+import * as media from '../../test/media-fixtures.js';
+import { multipart } from '../../test/multipart.js';
+import { describeEachQueue, redisUrl } from '../../test/queues.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+const wav = media.sineWav(2);
+/** Long enough to still be running when a test cancels it. */
+const longVideo = hasFfmpeg ? media.testVideo(30, '640x480') : Buffer.alloc(0);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string) {
+  for (let i = 0; i < 300; i++) {
+    const value = await check();
+    if (value) return value;
+    await sleep(100);
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** Command lines of running ffmpeg processes that work on this job's files. */
+const ffmpegFor = (jobId: string) =>
+  execFileSync('ps', ['-eo', 'args'])
+    .toString()
+    .split('\n')
+    .filter((line) => line.includes('ffmpeg') && line.includes(jobId));
+
+describeEachQueue('audio and video jobs', (queueEnv) => {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    while (apps.length) await apps.pop()!.close();
+  });
+
+  async function start(env: Record<string, string> = {}) {
+    const t = await createTestApp('sqlite', { env: { ...queueEnv, ...env } });
+    apps.push(t);
+    const user = await registerUser(t.app);
+    return { t, user, token: user.token };
+  }
+
+  function submit(t: TestApp, token: string, content: Buffer, format = 'mp3', async = true) {
+    const path = format === 'webm' ? '/api/video/convert-video' : '/api/audio/convertaudio';
+    const body = multipart(
+      { format },
+      { field: format === 'webm' ? 'video' : 'audio', filename: 'in', content },
+    );
+    return t.app.inject({
+      method: 'POST',
+      url: `${path}${async ? '?async=1' : ''}`,
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(token) },
+    });
+  }
+
+  const status = (t: TestApp, token: string, id: string) =>
+    t.app.inject({ url: `/api/jobs/${id}`, headers: bearer(token) });
+  const jobDir = (t: TestApp, id: string) => join(t.database.options.dataDir, 'jobs', id);
+  const used = async (t: TestApp, token: string) =>
+    (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json().imagesProcessed;
+
+  async function runningJob(t: TestApp, token: string) {
+    const res = await submit(t, token, longVideo, 'webm');
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json();
+    await until(async () => (await status(t, token, jobId)).json().status === 'running', 'running');
+    await until(() => ffmpegFor(jobId).length > 0, 'ffmpeg to start');
+    return jobId as string;
+  }
+
+  it.skipIf(!hasFfmpeg)('runs an async job: 202, live events, status, then the file', async () => {
+    const { t, token } = await start();
+    const res = await submit(t, token, wav);
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json();
+
+    const events = await t.app.inject({ url: `/api/jobs/${jobId}/events`, headers: bearer(token) });
+    expect(events.headers['content-type']).toMatch(/^text\/event-stream/);
+    const blocks = events.body.trim().split('\n\n');
+    const last = blocks.at(-1)!;
+    expect(last).toMatch(/^event: end\n/);
+    expect(JSON.parse(last.split('data: ')[1]!)).toMatchObject({ status: 'done', progress: 100 });
+
+    const job = (await status(t, token, jobId)).json();
+    expect(job).toMatchObject({
+      status: 'done',
+      progress: 100,
+      filename: 'converted.mp3',
+      inputBytes: wav.length,
+    });
+    expect(job.outputBytes).toBeGreaterThan(0);
+    expect(JSON.stringify(job)).not.toContain(t.database.options.dataDir);
+
+    const file = await t.app.inject({ url: `/api/jobs/${jobId}/result`, headers: bearer(token) });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe('attachment; filename="converted.mp3"');
+    expect(file.rawPayload.length).toBe(job.outputBytes);
+    expect(await used(t, token)).toBe(1);
+  });
+
+  it.skipIf(!hasFfmpeg)('shows a job to its owner only', async () => {
+    const { t, token } = await start();
+    const { jobId } = (await submit(t, token, wav)).json();
+    const other = await registerUser(t.app);
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['GET', '/events'],
+      ['GET', '/result'],
+      ['DELETE', ''],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url: `/api/jobs/${jobId}${suffix}`,
+        headers: bearer(other.token),
+      });
+      expect(res.statusCode, `${method} ${suffix}`).toBe(404);
+      expect(res.json().code).toBe('not_found');
+    }
+    const anonymous = await t.app.inject({ url: `/api/jobs/${jobId}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it.skipIf(!hasFfmpeg)(
+    'cancels a running job: ffmpeg is killed, files go, nothing is charged',
+    async () => {
+      const { t, token } = await start();
+      const jobId = await runningJob(t, token);
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/jobs/${jobId}`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().status).toBe('cancelled');
+      await until(() => ffmpegFor(jobId).length === 0, 'ffmpeg to stop');
+      await until(() => !existsSync(jobDir(t, jobId)), 'the files to go');
+      expect(await used(t, token)).toBe(0);
+      const result = await t.app.inject({
+        url: `/api/jobs/${jobId}/result`,
+        headers: bearer(token),
+      });
+      expect(result.json().code).toBe('job_cancelled');
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)('answers 503 server_busy when the queue is full', async () => {
+    const { t, token } = await start({ WORKERS: '1', JOB_QUEUE_LIMIT: '1' });
+    const running = await runningJob(t, token);
+    const waiting = await submit(t, token, wav);
+    expect(waiting.statusCode).toBe(202);
+    const refused = await submit(t, token, wav);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().code).toBe('server_busy');
+    expect(refused.headers['retry-after']).toBe('30');
+    // A waiting job cancels too, and its files go at once.
+    const queuedId = waiting.json().jobId;
+    expect((await status(t, token, queuedId)).json().status).toBe('queued');
+    await t.app.inject({ method: 'DELETE', url: `/api/jobs/${queuedId}`, headers: bearer(token) });
+    expect(existsSync(jobDir(t, queuedId))).toBe(false);
+    await t.app.inject({ method: 'DELETE', url: `/api/jobs/${running}`, headers: bearer(token) });
+    expect(await used(t, token)).toBe(0);
+  });
+
+  it.skipIf(!hasFfmpeg)(
+    'cancels the job of a client that goes away from a waiting request',
+    async () => {
+      const { t, token } = await start();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const body = multipart(
+        { format: 'webm' },
+        { field: 'video', filename: 'in', content: longVideo },
+      );
+      const req = httpRequest({
+        port,
+        method: 'POST',
+        path: '/api/video/convert-video',
+        headers: { ...body.headers, ...bearer(token) },
+      });
+      req.on('error', () => {});
+      req.end(body.payload);
+      const jobs = jobsRepository(t.database.db);
+      const job = await until(
+        async () =>
+          (await jobs.listSilent(new Date(Date.now() + 1000).toISOString())).find(
+            (j) => j.status === 'running',
+          ),
+        'a running job',
+      );
+      await until(() => ffmpegFor(job.id).length > 0, 'ffmpeg to start');
+      req.destroy();
+      await until(
+        async () => (await jobs.find(job.id))?.status === 'cancelled',
+        'the job to be cancelled',
+      );
+      await until(
+        () => ffmpegFor(job.id).length === 0 && !existsSync(jobDir(t, job.id)),
+        'cleanup',
+      );
+      expect(await used(t, token)).toBe(0);
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)('deletes results after RESULT_TTL', async () => {
+    const { t, token } = await start({ RESULT_TTL: '1' });
+    const { jobId } = (await submit(t, token, wav)).json();
+    await until(async () => (await status(t, token, jobId)).json().status === 'done', 'done');
+    expect(existsSync(jobDir(t, jobId))).toBe(true);
+    await until(async () => (await status(t, token, jobId)).statusCode === 404, 'expiry');
+    expect(existsSync(jobDir(t, jobId))).toBe(false);
+  });
+
+  it('fails interrupted jobs on restart, uncharged, and removes their files', async () => {
+    const { t, token, user } = await start();
+    const periodStart = (
+      await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })
+    ).json().periodStart;
+    const jobs = jobsRepository(t.database.db);
+    const minutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    await jobs.create({
+      id: 'interrupted-job',
+      user_id: user.user._id,
+      tool: 'convertAudio',
+      fields: '{"format":"mp3"}',
+      service: 'convert-audio',
+      period_start: periodStart,
+      input_bytes: 10,
+      created_at: minutesAgo,
+    });
+    await jobs.claim('interrupted-job', minutesAgo);
+    await usageRepository(t.database.db).tryIncrement(
+      user.user._id,
+      'convert-audio',
+      periodStart,
+      1,
+      3,
+    );
+    execFileSync('mkdir', ['-p', jobDir(t, 'interrupted-job')]);
+    expect(await used(t, token)).toBe(1);
+
+    const restarted = await createTestApp('sqlite', { env: queueEnv, database: t.database });
+    apps.unshift(restarted);
+    const job = (await status(restarted, token, 'interrupted-job')).json();
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
+    expect(existsSync(jobDir(t, 'interrupted-job'))).toBe(false);
+    expect(await used(restarted, token)).toBe(0);
+  });
+});
+
+describe.skipIf(!hasFfmpeg)('job files', () => {
+  it('leave nothing behind in DATA_DIR/tmp', async () => {
+    const t = await createTestApp('sqlite', { env: { REDIS_URL: '' } });
+    try {
+      const { token } = await registerUser(t.app);
+      const body = multipart({ format: 'wav' }, { field: 'audio', filename: 'in', content: wav });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/audio/convertaudio',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(token) },
+      });
+      expect(res.statusCode).toBe(200);
+      await until(() => {
+        const dir = join(t.database.options.dataDir, 'jobs');
+        return !existsSync(dir) || readdirSync(dir).length === 0;
+      }, 'the delivered job to be forgotten');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.skipIf(!hasFfmpeg || !redisUrl)('scale-out: a web process without workers', () => {
+  it('hands its jobs to a separate `npm run worker` process through Redis', async () => {
+    const queueName = `test-worker-${Date.now()}`;
+    const t = await createTestApp('sqlite', {
+      env: { REDIS_URL: redisUrl!, WORKERS: '0', QUEUE_NAME: queueName },
+    });
+    // The worker shares the web process's DATA_DIR (its SQLite database and the job files).
+    const repoRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
+    const worker = spawn(
+      join(repoRoot, 'node_modules/.bin/tsx'),
+      ['--conditions=source', join(repoRoot, 'apps/server/src/worker.ts')],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          DATA_DIR: t.database.options.dataDir,
+          REDIS_URL: redisUrl!,
+          QUEUE_NAME: queueName,
+          WORKERS: '1',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const { token } = await registerUser(t.app);
+      const body = multipart({ format: 'ogg' }, { field: 'audio', filename: 'in', content: wav });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/audio/convertaudio',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(token) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="converted.ogg"');
+      expect(res.rawPayload.subarray(0, 4).toString()).toBe('OggS');
+    } finally {
+      worker.kill('SIGTERM');
+      await t.close();
+    }
+  });
+});
