@@ -38,6 +38,26 @@ const HtmlToImagePage = lazy(() =>
     default: m.HtmlToImagePage,
   })),
 );
+const ConvertAudioPage = lazy(() =>
+  import('../features/tools/convert-audio/convert-audio-page').then((m) => ({
+    default: m.ConvertAudioPage,
+  })),
+);
+const ConvertVideoPage = lazy(() =>
+  import('../features/tools/convert-video/convert-video-page').then((m) => ({
+    default: m.ConvertVideoPage,
+  })),
+);
+const CompressAudioPage = lazy(() =>
+  import('../features/tools/compress-audio/compress-audio-page').then((m) => ({
+    default: m.CompressAudioPage,
+  })),
+);
+const CompressVideoPage = lazy(() =>
+  import('../features/tools/compress-video/compress-video-page').then((m) => ({
+    default: m.CompressVideoPage,
+  })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
@@ -49,6 +69,10 @@ const TOOL_PAGES: Partial<Record<ToolId, ReactNode>> = {
   rotate: <RotatePage />,
   upscale: <UpscalePage />,
   htmlToImage: <HtmlToImagePage />,
+  convertAudio: <ConvertAudioPage />,
+  convertVideo: <ConvertVideoPage />,
+  compressAudio: <CompressAudioPage />,
+  compressVideo: <CompressVideoPage />,
 };
 
 const guarded = (access: 'signed-in' | 'user' | 'admin', page: ReactNode) => (

@@ -19,9 +19,12 @@ export function postTool(
   path: string,
   body: FormData | string,
   onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
 ): Promise<ToolResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(new DOMException('Cancelled', 'AbortError'));
     xhr.open('POST', path);
     xhr.responseType = 'blob';
     const token = tokenStore.get();

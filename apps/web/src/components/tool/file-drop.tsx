@@ -1,6 +1,6 @@
 import { Group, Image, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import { IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
+import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
 
@@ -8,7 +8,11 @@ import { formatBytes } from '../../lib/format';
  * Drag and drop or click (or Enter/Space) to pick one file. Files over `maxBytes` are refused
  * here with a message; the server enforces the same limit.
  */
+const KIND_ICON = { image: IconPhoto, audio: IconMusic, video: IconMovie };
+
 export function FileDrop(props: {
+  /** What the tool takes; audio and video show their player outside the drop zone. */
+  kind?: 'image' | 'audio' | 'video';
   file: File | null;
   previewUrl: string | null;
   previewStyle?: React.CSSProperties;
@@ -19,6 +23,8 @@ export function FileDrop(props: {
   onReject(message: string): void;
 }) {
   const { t } = useTranslation();
+  const kind = props.kind ?? 'image';
+  const KindIcon = KIND_ICON[kind];
   return (
     <Dropzone
       onDrop={(files) => files[0] && props.onFile(files[0])}
@@ -38,7 +44,14 @@ export function FileDrop(props: {
       radius="lg"
     >
       <Stack align="center" gap="xs" mih={180} justify="center" style={{ pointerEvents: 'none' }}>
-        {props.file && props.previewUrl ? (
+        {props.file && kind !== 'image' ? (
+          <Group gap="sm" wrap="nowrap">
+            <KindIcon size={32} stroke={1.5} aria-hidden />
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {props.file.name} · {formatBytes(props.file.size)}
+            </Text>
+          </Group>
+        ) : props.file && props.previewUrl ? (
           <>
             <Image
               src={props.previewUrl}
@@ -60,12 +73,14 @@ export function FileDrop(props: {
               <IconX size={40} stroke={1.5} />
             </Dropzone.Reject>
             <Dropzone.Idle>
-              <IconPhoto size={40} stroke={1.5} />
+              <KindIcon size={40} stroke={1.5} />
             </Dropzone.Idle>
             <div>
-              <Text fw={600}>{t('tool.dropTitle')}</Text>
+              <Text fw={600}>{t(kind === 'image' ? 'tool.dropTitle' : `media.drop.${kind}`)}</Text>
               <Text size="sm" c="dimmed">
-                {t('tool.dropHint', { limit: formatBytes(props.maxBytes) })}
+                {t(kind === 'image' ? 'tool.dropHint' : `media.hint.${kind}`, {
+                  limit: formatBytes(props.maxBytes),
+                })}
               </Text>
             </div>
           </Group>

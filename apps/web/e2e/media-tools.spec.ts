@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { signUp, uniqueEmail } from './helpers';
+
+/** A real file from ffmpeg's test sources. */
+function generate(name: string, args: string[]): Buffer {
+  const out = join(mkdtempSync(join(tmpdir(), 'refract-e2e-media-')), name);
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args, out]);
+  return readFileSync(out);
+}
+
+test('convert a WAV to MP3, watching both progress bars reach 100', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'audio password 1');
+  await page.goto('/convertaudio');
+  // A minute of sound: long enough for progress to be reported along the way.
+  const wav = generate('tone.wav', ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=60']);
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: wav });
+  await expect(page.getByLabel('Preview of the chosen audio')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Convert to' })).toHaveValue('MP3');
+
+  await page.getByRole('button', { name: 'Convert to MP3' }).click();
+  const processing = page.getByRole('progressbar', { name: /Processing/ });
+  await expect(processing).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
+  await expect(page.getByRole('progressbar', { name: /Uploading/ })).toHaveAttribute(
+    'aria-valuenow',
+    '100',
+  );
+  const link = page.getByRole('link', { name: 'Download converted.mp3' });
+  await expect(link).toBeVisible();
+  await expect(page.getByText(/Before: .* · After: /)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const codec = execFileSync('ffprobe', [
+    ...['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0'],
+    (await download.path())!,
+  ]);
+  expect(codec.toString().trim()).toBe('mp3');
+
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('usage-convert-audio')).toHaveText('1 of 3 used');
+});
+
+test('cancel a video compression: it stops and costs nothing', async ({ page }) => {
+  await signUp(page, uniqueEmail(), 'video password 1');
+  await page.goto('/compress-video');
+  const video = generate('clip.mp4', [
+    ...['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30:duration=40'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '10'],
+  ]);
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'clip.mp4', mimeType: 'video/mp4', buffer: video });
+  await expect(page.getByText('Quality to keep: 40%')).toBeVisible();
+  await page.getByRole('button', { name: 'Compress' }).click();
+  await expect(page.getByText(/Processing… \d+%/)).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Cancelled. Nothing was charged.')).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('usage-compress-video')).toHaveText('0 of 3 used');
+});
+
+test('a text file named .mp3 gets the translated error', async ({ page }) => {
+  await signUp(page, uniqueEmail(), 'text password 1');
+  await page.goto('/compress-audio');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'notes.mp3',
+    mimeType: 'audio/mpeg',
+    buffer: Buffer.from('these are words, not sound'),
+  });
+  await page.getByRole('button', { name: 'Compress' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This type of file is not supported.');
+});

@@ -1,0 +1,147 @@
+import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { IconPlayerStop } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ToolEntry } from '@refract/contracts';
+import { formatBytes } from '../../lib/format';
+import { useErrorMessage } from '../../lib/use-error-message';
+import { ErrorAlert } from '../error-alert';
+import { DownloadButton } from './download-button';
+import { FileDrop } from './file-drop';
+import { ToolFrame } from './tool-frame';
+import { useJobRun } from './use-job-run';
+
+/** Only files of the tool's kind can be picked (spec section 5); the server probes them again. */
+const ACCEPT = {
+  audio: ['audio/*', '.aiff', '.amr', '.opus', '.m4a', '.flac', '.wav', '.ogg', '.mp3'],
+  video: ['video/*', '.mkv', '.flv', '.avi', '.mov', '.webm', '.mp4'],
+};
+
+interface MediaToolPageProps {
+  tool: ToolEntry;
+  kind: 'audio' | 'video';
+  endpoint: string;
+  fields(form: FormData): void;
+  options: ReactNode;
+  submitLabel: string;
+}
+
+/**
+ * The frame of every audio and video tool: pick a file, play it, set options, then two
+ * progress bars (upload, then the server's processing), cancel at any time, and download
+ * with sizes before and after.
+ */
+export function MediaToolPage(props: MediaToolPageProps) {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const [file, setFile] = useState<File | null>(null);
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const run = useJobRun(props.endpoint);
+
+  useEffect(() => {
+    if (!file) return setPreviewUrl(null);
+    const url = URL.createObjectURL(file);
+    setPreviewUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  function choose(next: File) {
+    setFile(next);
+    setLocalError(null);
+    run.reset();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!file) return setLocalError(t(`media.uploadFirst.${props.kind}`));
+    const form = new FormData();
+    props.fields(form);
+    form.append(props.kind, file);
+    void run.run(form);
+  }
+
+  const error = localError ?? (run.error ? errorMessage(run.error) : null);
+  const Player = props.kind;
+  const uploadPercent = Math.round(run.upload * 100);
+  const uploadLabel = t('tool.uploading', { percent: uploadPercent });
+  const processingLabel =
+    run.job?.status === 'queued'
+      ? t('media.queued')
+      : t('media.processing', { percent: run.progress });
+
+  return (
+    <ToolFrame toolId={props.tool.id} onSubmit={submit}>
+      <FileDrop
+        kind={props.kind}
+        file={file}
+        previewUrl={null}
+        accept={ACCEPT[props.kind]}
+        maxBytes={props.tool.maxUploadBytes}
+        disabled={run.busy}
+        onFile={choose}
+        onReject={setLocalError}
+      />
+      {previewUrl && (
+        <Player
+          controls
+          src={previewUrl}
+          aria-label={t(`media.player.${props.kind}`)}
+          style={{ width: '100%', maxHeight: 320, borderRadius: 8, background: '#000' }}
+        />
+      )}
+      {props.options}
+      <ErrorAlert message={error} />
+      {(run.busy || run.phase === 'done') && (
+        <Stack gap="xs" aria-live="polite">
+          <Text size="sm">{uploadLabel}</Text>
+          <Progress value={uploadPercent} aria-label={uploadLabel} />
+          {run.phase !== 'uploading' && (
+            <>
+              <Text size="sm">{processingLabel}</Text>
+              <Progress
+                value={run.progress}
+                color="teal"
+                animated={run.phase === 'processing'}
+                aria-label={processingLabel}
+              />
+            </>
+          )}
+        </Stack>
+      )}
+      <Group>
+        <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
+          {props.submitLabel}
+        </Button>
+        {run.busy && (
+          <Button
+            variant="default"
+            size="md"
+            leftSection={<IconPlayerStop size={18} />}
+            onClick={() => void run.cancel()}
+          >
+            {t('common.cancel')}
+          </Button>
+        )}
+      </Group>
+      {run.phase === 'cancelled' && (
+        <Text size="sm" role="status">
+          {t('media.cancelled')}
+        </Text>
+      )}
+      {run.result && file && (
+        <Alert color="green" role="status" title={t('tool.ready')}>
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Text size="sm">
+              {t('tool.sizes', {
+                before: formatBytes(file.size),
+                after: formatBytes(run.result.size),
+              })}
+            </Text>
+            <DownloadButton result={run.result} />
+          </Group>
+        </Alert>
+      )}
+    </ToolFrame>
+  );
+}

@@ -1,0 +1,31 @@
+import { Slider, Text } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Compress's 10–90 % slider (spec section 9): the share of quality to keep. */
+export function QualitySlider(props: { value: number; onChange(value: number): void }) {
+  const { t } = useTranslation();
+  const labelId = useId();
+  return (
+    <div>
+      <Text size="sm" fw={500} id={labelId}>
+        {t('media.quality', { percent: props.value })}
+      </Text>
+      <Slider
+        min={10}
+        max={90}
+        step={1}
+        value={props.value}
+        onChange={props.onChange}
+        label={(value) => `${value}%`}
+        aria-labelledby={labelId}
+        marks={[
+          { value: 10, label: t('media.smaller') },
+          { value: 90, label: t('media.better') },
+        ]}
+        mt="xs"
+        mb="lg"
+      />
+    </div>
+  );
+}
