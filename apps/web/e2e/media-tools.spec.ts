@@ -1,9 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from './fixtures';
+import { fileURLToPath } from 'node:url';
+import { expect, overflowsHorizontally, test } from './fixtures';
 import { signUp, uniqueEmail } from './helpers';
+
+/** For looking at, not for comparing: they are not committed. */
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
 /** A real file from ffmpeg's test sources. */
 function generate(name: string, args: string[]): Buffer {
@@ -76,3 +80,46 @@ test('a text file named .mp3 gets the translated error', async ({ page }) => {
   await page.getByRole('button', { name: 'Compress' }).click();
   await expect(page.getByRole('alert')).toHaveText('This type of file is not supported.');
 });
+
+for (const width of [375, 1280]) {
+  for (const language of ['en', 'ar']) {
+    test(`audio and video pages fit at ${width}px in ${language}`, async ({ strictPage: page }) => {
+      await signUp(page, uniqueEmail(), 'layout password 1');
+      await page.setViewportSize({ width, height: 900 });
+      if (language === 'ar') {
+        // Signed in, the account's language wins: choose it the way a user does.
+        await page.getByRole('button', { name: 'Language' }).click();
+        await page.getByRole('radio', { name: 'العربية' }).check();
+        await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      }
+      mkdirSync(SCREENSHOTS, { recursive: true });
+
+      await page.goto('/convertvideo');
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'clip.mp4',
+        mimeType: 'video/mp4',
+        buffer: generate('clip.mp4', ['-f', 'lavfi', '-i', 'testsrc=size=320x240:duration=2']),
+      });
+      await expect(page.locator('video')).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/convertvideo-${language}-${width}.png`,
+        fullPage: true,
+      });
+
+      await page.goto('/compress-audio');
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'tone.wav',
+        mimeType: 'audio/wav',
+        buffer: generate('tone.wav', ['-f', 'lavfi', '-i', 'sine=duration=3']),
+      });
+      await page.locator('button[type="submit"]').click();
+      await expect(page.locator('a[download="compressed-audio.mp3"]')).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/compress-audio-${language}-${width}.png`,
+        fullPage: true,
+      });
+    });
+  }
+}

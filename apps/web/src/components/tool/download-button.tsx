@@ -12,6 +12,11 @@ export function DownloadButton({ result }: { result: ToolResult }) {
       href={result.url}
       download={result.filename}
       leftSection={<IconDownload size={18} />}
+      // A long file name wraps on a phone instead of running out of its card.
+      maw="100%"
+      h="auto"
+      mih={36}
+      styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', paddingBlock: 6 } }}
     >
       {t('tool.download', { name: result.filename })}
     </Button>

@@ -1,4 +1,4 @@
-import { Slider, Text } from '@mantine/core';
+import { Group, Slider, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -19,13 +19,16 @@ export function QualitySlider(props: { value: number; onChange(value: number): v
         onChange={props.onChange}
         label={(value) => `${value}%`}
         aria-labelledby={labelId}
-        marks={[
-          { value: 10, label: t('media.smaller') },
-          { value: 90, label: t('media.better') },
-        ]}
         mt="xs"
-        mb="lg"
       />
+      <Group justify="space-between" mt={4}>
+        <Text size="xs" c="dimmed">
+          {t('media.smaller')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('media.better')}
+        </Text>
+      </Group>
     </div>
   );
 }
