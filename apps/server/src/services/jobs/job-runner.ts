@@ -46,6 +46,8 @@ export function jobRunner(deps: {
   config: Config;
   engines: Engines;
   log: FastifyBaseLogger;
+  /** Told when a job this process runs has moved on, so local watchers need not wait a poll. */
+  changed(id: string): void;
 }) {
   const { jobs, quotas, config, log } = deps;
   const running = new Map<string, AbortController>();
@@ -68,7 +70,7 @@ export function jobRunner(deps: {
     const heartbeat = setInterval(() => {
       jobs
         .heartbeat(id, progress, now())
-        .then((alive) => alive || abort.abort())
+        .then((alive) => (alive ? deps.changed(id) : abort.abort()))
         .catch((err: unknown) => log.warn({ err, jobId: id }, 'job heartbeat failed'));
     }, HEARTBEAT_MS);
     try {
@@ -99,6 +101,7 @@ export function jobRunner(deps: {
     } finally {
       clearInterval(heartbeat);
       running.delete(id);
+      deps.changed(id);
     }
   }
 

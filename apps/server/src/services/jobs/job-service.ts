@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Job, Service } from '@refract/contracts';
@@ -46,6 +47,21 @@ export const jobError = (job: JobRow) =>
     job.error_message ?? 'Processing failed',
   );
 
+/** Resolves on the job's next local change, after POLL_MS at most, or when `signal` aborts. */
+function nextChange(changes: EventEmitter, id: string, signal?: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      changes.off(id, done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, POLL_MS);
+    changes.once(id, done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export function jobService(deps: {
   jobs: JobsRepository;
   quotas: QuotaService;
@@ -54,6 +70,8 @@ export function jobService(deps: {
   resultTtlMs: number;
   queue: JobQueue;
   runner: JobRunner;
+  /** Emits a job's id when this process changed it; other processes' changes are polled. */
+  changes: EventEmitter;
 }) {
   const { jobs, quotas, dataDir } = deps;
 
@@ -62,6 +80,7 @@ export function jobService(deps: {
     const error = status === 'failed' ? INTERRUPTED : CANCELLED;
     if (await jobs.end(job.id, status, now(), error)) await quotas.settle(chargeOf(job), 'release');
     await removeJobDir(dataDir, job.id);
+    deps.changes.emit(job.id);
   }
 
   return {
@@ -142,7 +161,7 @@ export function jobService(deps: {
         if (seen !== last) onChange(job);
         last = seen;
         if (hasEnded(job)) return job;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await nextChange(deps.changes, id, signal);
       }
       return undefined;
     },

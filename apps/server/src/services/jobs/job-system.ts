@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
@@ -17,7 +18,17 @@ export async function startJobSystem(
   log: FastifyBaseLogger,
 ) {
   const jobs = jobsRepository(database.db);
-  const runner = jobRunner({ jobs, quotas, config, engines, log });
+  const changes = new EventEmitter();
+  // Every waiting request and event stream listens for its job's id.
+  changes.setMaxListeners(0);
+  const runner = jobRunner({
+    jobs,
+    quotas,
+    config,
+    engines,
+    log,
+    changed: (id) => changes.emit(id),
+  });
   const { workers, queueName } = config.jobs;
   const queue = config.redisUrl
     ? bullmqQueue({
@@ -35,6 +46,7 @@ export async function startJobSystem(
     resultTtlMs: config.jobs.resultTtlMs,
     queue,
     runner,
+    changes,
   });
 
   // The embedded queue died with the last process, so its unfinished jobs can never run.
