@@ -102,11 +102,23 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(ended);
     },
 
+    /** Jobs waiting in the queue, everyone's: the queue's bound. */
     async countQueued() {
       const row = await db
         .selectFrom('jobs')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('status', '=', 'queued')
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** One user's jobs that have not ended. */
+    async countUnfinished(userId: string) {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .where('status', 'in', UNFINISHED)
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

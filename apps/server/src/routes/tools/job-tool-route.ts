@@ -33,7 +33,7 @@ export function registerJobTool(
     async (request, reply) => {
       const query = querySchema.parse(request.query);
       const user = request.user!;
-      await jobs.assertRoom();
+      await jobs.assertRoom(user);
       const { id, dir } = await jobs.prepare();
       let queued = false;
       let quota;

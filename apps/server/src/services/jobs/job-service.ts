@@ -15,6 +15,7 @@ const SILENT_RUNNER_MS = 60_000;
 /** A job still waiting after this long was lost with its queue (Redis restarted without data). */
 const LOST_IN_QUEUE_MS = 6 * 60 * 60 * 1000;
 const POLL_MS = 200;
+const MAX_UNFINISHED_PER_USER = 5;
 
 const CANCELLED = { status: 409, code: 'job_cancelled', message: 'This job was cancelled' };
 
@@ -84,8 +85,18 @@ export function jobService(deps: {
   }
 
   return {
-    /** Refuses new work while the queue is full, before any upload is read. */
-    async assertRoom() {
+    /**
+     * Refuses new work, before any upload is read, while the queue is full, or while this user
+     * already has MAX_UNFINISHED_PER_USER jobs under way (so one account cannot fill the queue).
+     */
+    async assertRoom(user: UserRow) {
+      if ((await jobs.countUnfinished(user.id)) >= MAX_UNFINISHED_PER_USER)
+        throw new AppError(
+          429,
+          'too_many_requests',
+          `You already have ${MAX_UNFINISHED_PER_USER} files being processed. Wait for one to finish.`,
+          { 'retry-after': '10' },
+        );
       if ((await jobs.countQueued()) >= deps.queueLimit)
         throw new AppError(503, 'server_busy', 'The server is busy. Please try again shortly.', {
           'retry-after': '30',

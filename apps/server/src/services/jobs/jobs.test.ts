@@ -11,6 +11,7 @@ import { bearer, registerUser } from '../../test/accounts.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
 import * as media from '../../test/media-fixtures.js';
 import { multipart } from '../../test/multipart.js';
+import { subscribe } from '../../test/plans.js';
 import { describeEachQueue, redisUrl } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -169,6 +170,22 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     expect(existsSync(jobDir(t, queuedId))).toBe(false);
     await t.app.inject({ method: 'DELETE', url: `/api/jobs/${running}`, headers: bearer(token) });
     expect(await used(t, token)).toBe(0);
+  });
+
+  it.skipIf(!hasFfmpeg)('lets one user have at most 5 jobs under way', async () => {
+    const { t, token, user } = await start({ WORKERS: '1' });
+    // Unlimited uses, so only the cap on jobs under way can refuse.
+    await subscribe(t.database.db, user.user._id, 'business');
+    const ids = [await runningJob(t, token)];
+    for (let i = 0; i < 4; i++) ids.push((await submit(t, token, wav)).json().jobId);
+    const refused = await submit(t, token, wav);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('too_many_requests');
+    // Someone else is not held up by it.
+    const other = await registerUser(t.app);
+    expect((await submit(t, other.token, wav)).statusCode).toBe(202);
+    for (const id of ids)
+      await t.app.inject({ method: 'DELETE', url: `/api/jobs/${id}`, headers: bearer(token) });
   });
 
   it.skipIf(!hasFfmpeg)(
