@@ -7,3 +7,4 @@ export * from './auth.js';
 export * from './plans.js';
 export * from './formats.js';
 export * from './html-to-image.js';
+export * from './editors.js';

@@ -1,7 +1,11 @@
+import { blurFaceTool } from './blur-face.js';
 import { compressTool } from './compress.js';
 import { convertTool } from './convert.js';
+import { cropTool } from './crop.js';
+import { memeTool } from './meme.js';
 import { rotateTool } from './rotate.js';
 import { upscaleTool } from './upscale.js';
+import { watermarkTool } from './watermark.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** Every server-side tool; each registers one POST route. Adding a tool touches only this list. */
@@ -10,4 +14,8 @@ export const TOOL_REGISTRY: readonly ToolDefinition[] = [
   compressTool,
   rotateTool,
   upscaleTool,
+  cropTool,
+  watermarkTool,
+  memeTool,
+  blurFaceTool,
 ];
