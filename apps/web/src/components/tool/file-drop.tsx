@@ -70,6 +70,12 @@ export function FileDrop(props: {
             </div>
           </Group>
         )}
+        {/* An editor below shows the image itself; here the file is named. */}
+        {props.file && !props.previewUrl && (
+          <Text size="sm" c="dimmed">
+            {props.file.name} · {formatBytes(props.file.size)}
+          </Text>
+        )}
       </Stack>
     </Dropzone>
   );
