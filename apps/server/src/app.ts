@@ -18,6 +18,7 @@ import { planRoutes } from './routes/plans/plan-routes.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
 import { toolRoutes } from './routes/tools/tool-routes.js';
 import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
+import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
 import { startJobSystem } from './services/jobs/job-system.js';
@@ -97,6 +98,7 @@ export async function buildApp(context: AppContext) {
   await app.register(toolRoutes(context, services, jobs.service, guards));
   await app.register(jobRoutes(jobs.service, guards));
   await app.register(htmlToImageRoutes(context, services, guards));
+  await app.register(detectFacesRoutes(context, guards));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

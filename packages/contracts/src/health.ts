@@ -16,6 +16,8 @@ export const healthSchema = z.object({
     magick: engine,
     ffmpeg: engine,
     chromium: engine,
+    /** The face-detection model (loaded on first use; this says it is installed). */
+    faces: engine,
   }),
 });
 

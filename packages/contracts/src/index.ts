@@ -8,3 +8,4 @@ export * from './plans.js';
 export * from './formats.js';
 export * from './html-to-image.js';
 export * from './media.js';
+export * from './editors.js';

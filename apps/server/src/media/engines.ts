@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { EngineStatus, Health } from '@refract/contracts';
+import { faceModelStatus } from './faces/face-detector.js';
 
 export type Engines = Health['engines'];
 
@@ -76,5 +77,5 @@ export async function detectEngines(paths: { ffmpeg: string; chromium: string })
     detectFfmpeg(paths.ffmpeg),
     detectChromium(paths.chromium),
   ]);
-  return { sharp, magick, ffmpeg, chromium };
+  return { sharp, magick, ffmpeg, chromium, faces: faceModelStatus() };
 }

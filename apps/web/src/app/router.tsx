@@ -58,6 +58,18 @@ const CompressVideoPage = lazy(() =>
     default: m.CompressVideoPage,
   })),
 );
+const CropPage = lazy(() =>
+  import('../features/tools/crop/crop-page').then((m) => ({ default: m.CropPage })),
+);
+const WatermarkPage = lazy(() =>
+  import('../features/tools/watermark/watermark-page').then((m) => ({ default: m.WatermarkPage })),
+);
+const MemePage = lazy(() =>
+  import('../features/tools/meme/meme-page').then((m) => ({ default: m.MemePage })),
+);
+const BlurFacePage = lazy(() =>
+  import('../features/tools/blur-face/blur-face-page').then((m) => ({ default: m.BlurFacePage })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
@@ -73,7 +85,14 @@ const TOOL_PAGES: Partial<Record<ToolId, ReactNode>> = {
   convertVideo: <ConvertVideoPage />,
   compressAudio: <CompressAudioPage />,
   compressVideo: <CompressVideoPage />,
+  crop: <CropPage />,
+  watermark: <WatermarkPage />,
+  meme: <MemePage />,
+  blurFace: <BlurFacePage />,
 };
+
+/** Tool pages open to visitors (spec section 2); the server still asks for an account to run. */
+const PUBLIC_TOOLS: readonly ToolId[] = ['meme'];
 
 const guarded = (access: 'signed-in' | 'user' | 'admin', page: ReactNode) => (
   <Guard access={access}>
@@ -115,7 +134,11 @@ export const router = createBrowserRouter([
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
       ...Object.entries(TOOL_PAGES).map(([id, page]) => ({
         path: toolById(id as ToolId).route,
-        element: guarded('signed-in', page),
+        element: PUBLIC_TOOLS.includes(id as ToolId) ? (
+          <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>
+        ) : (
+          guarded('signed-in', page)
+        ),
       })),
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
       { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },

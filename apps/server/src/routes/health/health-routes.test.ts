@@ -19,6 +19,7 @@ describeEachDatabase('GET /api/health', (kind) => {
     expect(body.engines.sharp.available).toBe(true);
     expect(body.engines.sharp.libvips).toMatch(/^\d+\.\d+/);
     expect(body.engines.magick.available).toBe(true);
+    expect(body.engines.faces).toMatchObject({ available: true, version: expect.any(String) });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 

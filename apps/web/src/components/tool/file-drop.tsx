@@ -44,7 +44,8 @@ export function FileDrop(props: {
       radius="lg"
     >
       <Stack align="center" gap="xs" mih={180} justify="center" style={{ pointerEvents: 'none' }}>
-        {props.file && kind !== 'image' ? (
+        {/* Players and editors show the file below; here it is named. */}
+        {props.file && (kind !== 'image' || !props.previewUrl) ? (
           <Group gap="sm" wrap="nowrap">
             <KindIcon size={32} stroke={1.5} aria-hidden />
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

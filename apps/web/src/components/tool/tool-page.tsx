@@ -2,6 +2,7 @@ import { Alert, Button, Group, Progress, Text } from '@mantine/core';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
+import { ApiError } from '../../lib/api';
 import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { DownloadButton } from './download-button';
@@ -22,6 +23,13 @@ export const IMAGE_ACCEPT = [
   '.svg',
 ];
 
+/** Codes that say only "it failed": a tool may word these its own way. */
+const GENERAL_FAILURES = new Set<ApiError['code']>([
+  'internal_error',
+  'network',
+  'processing_failed',
+]);
+
 interface ToolPageProps {
   tool: ToolEntry;
   /** The endpoint, e.g. /api/convert. */
@@ -34,6 +42,15 @@ interface ToolPageProps {
   onFileChange?(file: File | null): void;
   submitLabel: string;
   showSizes?: boolean;
+  /**
+   * An interactive editor for the chosen image (crop, watermark, ...). It replaces the plain
+   * preview; the server renders the download from the fields it sets.
+   */
+  editor?(image: { file: File; url: string }): ReactNode;
+  /** A check before sending (e.g. nothing to blur yet): a message stops the request. */
+  validate?(): string | null;
+  /** The tool's own words for a failure that has no more precise message (spec section 8). */
+  failedMessage?: string;
 }
 
 /**
@@ -64,7 +81,10 @@ export function ToolPage(props: ToolPageProps) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setLocalError(null);
     if (!file) return setLocalError(t('tool.uploadFirst'));
+    const invalid = props.validate?.() ?? null;
+    if (invalid) return setLocalError(invalid);
     const form = new FormData();
     props.fields(form);
     // Text fields first, so the server can refuse bad options before reading the file.
@@ -72,14 +92,18 @@ export function ToolPage(props: ToolPageProps) {
     void run.run(form);
   }
 
-  const error = localError ?? (run.error ? errorMessage(run.error) : null);
+  const failure = (err: unknown) =>
+    props.failedMessage && err instanceof ApiError && GENERAL_FAILURES.has(err.code)
+      ? props.failedMessage
+      : errorMessage(err);
+  const error = localError ?? (run.error ? failure(run.error) : null);
   const original = Number(run.result?.headers('x-original-size') ?? file?.size ?? 0);
 
   return (
     <ToolFrame toolId={props.tool.id} onSubmit={submit}>
       <FileDrop
         file={file}
-        previewUrl={previewUrl}
+        previewUrl={props.editor ? null : previewUrl}
         previewStyle={props.previewStyle}
         accept={IMAGE_ACCEPT}
         maxBytes={props.tool.maxUploadBytes}
@@ -87,6 +111,7 @@ export function ToolPage(props: ToolPageProps) {
         onFile={choose}
         onReject={setLocalError}
       />
+      {props.editor && file && previewUrl && props.editor({ file, url: previewUrl })}
       {props.options}
       <ErrorAlert message={error} />
       {run.busy && (

@@ -45,8 +45,7 @@ export const plannedRoutes = (
   { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },
   ...TOOLS.filter((tool) => !builtTools.includes(tool.id)).map((tool) => ({
     path: tool.route,
-    // The meme generator page is open to visitors; making a meme needs an account.
-    access: (tool.id === 'meme' ? 'public' : 'signed-in') as RouteAccess,
+    access: 'signed-in' as RouteAccess,
     element: <PlannedTool id={tool.id} />,
   })),
 ];

@@ -1,0 +1,122 @@
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+
+/**
+ * Text drawn into images with fonts that ship in npm packages (SIL Open Font License), never
+ * the host's: the same output on every server. libvips lays text out with Pango, so Arabic is
+ * shaped right to left and CJK falls back per character across the families below.
+ */
+const require = createRequire(import.meta.url);
+const FONT_FILES = [
+  '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf',
+  '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
+  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  '@expo-google-fonts/anton/400Regular/Anton_400Regular.ttf',
+].map((file) => require.resolve(file));
+
+export const FONTS = {
+  /** Latin first, then Arabic, Japanese and Simplified Chinese for what Latin lacks. */
+  text: 'Noto Sans, Noto Sans Arabic, Noto Sans JP, Noto Sans SC',
+  /** An Impact-style face for memes, with the same fallbacks. */
+  meme: 'Anton, Noto Sans Arabic, Noto Sans JP, Noto Sans SC',
+} as const;
+
+/**
+ * About how many pixels one block of text may cover: a font size follows the image's size, so
+ * without a bound 200 characters at a huge size would be gigapixels.
+ */
+const MAX_TEXT_PIXELS = 25_000_000;
+
+let registered: Promise<void> | undefined;
+
+/** libvips adds a `fontfile` to its fontconfig set for the life of the process: once is enough. */
+function registerFonts(): Promise<void> {
+  registered ??= (async () => {
+    for (const fontfile of FONT_FILES) {
+      await sharp({ text: { text: '.', fontfile, font: 'Noto Sans 8' } }).toBuffer();
+    }
+  })();
+  return registered;
+}
+
+/** User text as Pango markup content: `<`, `>` and `&` would otherwise be markup. */
+export function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export interface TextImage {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface TextOptions {
+  text: string;
+  font: keyof typeof FONTS;
+  /** Em size in pixels (Pango points at 72 dpi are pixels). */
+  sizePx: number;
+  color: string;
+  /** Lines wrap at this width, centred. */
+  wrapWidth?: number;
+  /** A dark outline this many pixels wide around each glyph, for text on any background. */
+  outlinePx?: number;
+  outlineColor?: string;
+}
+
+/** Renders one block of text to a transparent PNG, with an optional outline. */
+export async function renderText(options: TextOptions): Promise<TextImage> {
+  await registerFonts();
+  // Each character takes roughly a square of the font size.
+  const bound = Math.sqrt(MAX_TEXT_PIXELS / Math.max(1, [...options.text].length));
+  const size = Math.max(1, Math.round(Math.min(options.sizePx, bound) * 10) / 10);
+  const { data, info } = await sharp({
+    text: {
+      text: `<span foreground="${options.color}">${escapeMarkup(options.text)}</span>`,
+      font: `${FONTS[options.font]} ${size}`,
+      dpi: 72,
+      rgba: true,
+      align: 'centre',
+      width: options.wrapWidth ? Math.max(1, Math.round(options.wrapWidth)) : undefined,
+      wrap: 'word-char',
+    },
+  })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  const outline = Math.round(options.outlinePx ?? 0);
+  if (outline < 1) return { png: data, width: info.width, height: info.height };
+  return addOutline(data, info.width, info.height, outline, options.outlineColor ?? '#000000');
+}
+
+/**
+ * Grows the glyphs' alpha by about `radius` pixels into a solid layer behind the text. A blur
+ * whose edge is then steepened costs the same at any radius, unlike a morphological dilation.
+ */
+async function addOutline(
+  png: Buffer,
+  width: number,
+  height: number,
+  radius: number,
+  color: string,
+): Promise<TextImage> {
+  // Room for the blur's tail, which the steep edge turns into outline.
+  const pad = 2 * radius;
+  const padded = { width: width + 2 * pad, height: height + 2 * pad };
+  const transparent = { r: 0, g: 0, b: 0, alpha: 0 };
+  const mask = await sharp(png)
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: transparent })
+    .extractChannel(3)
+    .blur(Math.max(0.3, radius * 0.6))
+    .raw({ depth: 'uchar' })
+    .toBuffer();
+  for (let i = 0; i < mask.length; i += 1) mask[i] = Math.min(255, mask[i]! * 10);
+  const layer = await sharp({ create: { ...padded, channels: 3, background: color } })
+    .joinChannel(mask, { raw: { ...padded, channels: 1 } })
+    .png()
+    .toBuffer();
+  const outlined = await sharp(layer)
+    .composite([{ input: png, left: pad, top: pad }])
+    .png()
+    .toBuffer();
+  return { png: outlined, ...padded };
+}

@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { detectFacesResponseSchema } from '@refract/contracts';
+import { bearer, registerUser } from '../../test/accounts.js';
+import * as fixtures from '../../test/image-fixtures.js';
+import { multipart } from '../../test/multipart.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+/** A photo of people that ships with the model's package (its demo images). */
+const samplePhoto = readFileSync(
+  join(
+    dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+    'demo',
+    'sample6.jpg',
+  ),
+);
+
+describe('POST /api/detect-faces', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    token = (await registerUser(t.app)).token;
+  });
+  afterAll(() => t.close());
+
+  const post = (content?: Buffer, headers = bearer(token)) => {
+    const body = multipart({}, content ? { filename: 'photo.jpg', content } : undefined);
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/detect-faces',
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+  };
+  const stats = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })).json();
+  const tmpIsEmpty = () => {
+    const dir = join(t.database.options.dataDir, 'tmp');
+    return !existsSync(dir) || readdirSync(dir).length === 0;
+  };
+
+  it('finds the faces in a photo, in source pixels, and charges nothing', async () => {
+    const before = await stats();
+    const res = await post(samplePhoto);
+    expect(res.statusCode, res.body).toBe(200);
+    const { faces } = detectFacesResponseSchema.parse(res.json());
+    const { width, height } = await sharp(samplePhoto).metadata();
+    expect(faces.length).toBeGreaterThanOrEqual(3);
+    for (const face of faces) {
+      expect(face.score).toBeGreaterThanOrEqual(0.5);
+      expect(face.width).toBeGreaterThan(50);
+      expect(face.x + face.width).toBeLessThanOrEqual(width);
+      expect(face.y + face.height).toBeLessThanOrEqual(height);
+    }
+    expect(await stats()).toEqual(before);
+    await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+  });
+
+  it('finds none in a blank image', async () => {
+    const blank = await sharp({
+      create: { width: 640, height: 480, channels: 3, background: '#9a9a9a' },
+    })
+      .jpeg()
+      .toBuffer();
+    const res = await post(blank);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ faces: [] });
+  });
+
+  it.each([
+    ['no file', undefined, 400, 'no_file'],
+    ['a text file', fixtures.textAsPng(), 415, 'unsupported_media_type'],
+    ['a damaged JPEG', 'truncated', 422, 'invalid_image'],
+    ['a file over 10 MB', Buffer.alloc(10 * 1024 * 1024 + 10, 1), 413, 'file_too_large'],
+  ] as const)('answers %s with %i %s', async (_, content, status, code) => {
+    const file = content === 'truncated' ? await fixtures.truncatedJpeg() : content;
+    const res = await post(file);
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().code).toBe(code);
+    await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+  });
+
+  it('is for signed-in users only', async () => {
+    const res = await post(samplePhoto, {} as ReturnType<typeof bearer>);
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { detectFacesResponseSchema, toolById, type DetectedFace } from '@refract/contracts';
+import type { AppContext } from '../../app-context.js';
+import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js';
+import { loadImage, toImageError } from '../../media/image/pipeline.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
+
+/**
+ * POST /api/detect-faces: where the faces are, for the face-blur page to place its areas on.
+ * Signed-in users only, and free: only the blur that follows is charged.
+ */
+export const detectFacesRoutes =
+  (context: AppContext, guards: AuthGuards): FastifyPluginAsyncZod =>
+  async (app) => {
+    const maxBytes = toolById('blurFace').maxUploadBytes;
+    app.post(
+      '/api/detect-faces',
+      {
+        preHandler: guards.requireUser,
+        bodyLimit: maxBytes + 1024 * 1024,
+        schema: { response: { 200: detectFacesResponseSchema } },
+      },
+      async (request) => {
+        const workDir = await createWorkDir(context.config.dataDir);
+        try {
+          const upload = await receiveUpload(request, 'image', maxBytes, workDir);
+          const image = await loadImage(upload.path!);
+          let source: { width: number; height: number };
+          let pixels: Awaited<ReturnType<typeof detectionPixels>>;
+          try {
+            source = (await image.pipeline().metadata()).autoOrient;
+            pixels = await detectionPixels(image.pipeline());
+          } catch (err) {
+            throw toImageError(err);
+          }
+          const faces: DetectedFace[] = await detectFaces(pixels, source);
+          return { faces };
+        } finally {
+          await removeWorkDir(workDir);
+        }
+      },
+    );
+  };

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { cropFieldsSchema, toolById } from '@refract/contracts';
+import type { z } from 'zod';
+import { loadImage, toImageError } from '../media/image/pipeline.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
+  id: 'crop',
+  path: '/api/crop',
+  fileField: 'image',
+  mapError: toImageError,
+  maxBytes: toolById('crop').maxUploadBytes,
+  fields: cropFieldsSchema,
+  service: () => 'modify-crop',
+  async run({ input, fields, workDir }) {
+    const image = await loadImage(input);
+    const { width, height } = (await image.pipeline().metadata()).autoOrient;
+    // The browser's rectangle may poke out by a rounding error (or more): keep what lies inside.
+    const left = clamp(Math.round(fields.x), 0, width - 1);
+    const top = clamp(Math.round(fields.y), 0, height - 1);
+    const area = {
+      left,
+      top,
+      width: clamp(Math.round(fields.width), 1, width - left),
+      height: clamp(Math.round(fields.height), 1, height - top),
+    };
+    const path = join(workDir, 'result.png');
+    await image.pipeline().extract(area).png().toFile(path);
+    return { path, contentType: 'image/png', filename: 'cropped-image.png' };
+  },
+};

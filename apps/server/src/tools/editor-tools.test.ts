@@ -1,0 +1,309 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bearer, registerUser } from '../test/accounts.js';
+import * as fixtures from '../test/image-fixtures.js';
+import { multipart } from '../test/multipart.js';
+import { changedBox, noisePng, rgba } from '../test/pixels.js';
+import { subscribe } from '../test/plans.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+describe('image editors: crop, watermark, meme, face blur', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    const user = await registerUser(t.app);
+    token = user.token;
+    await subscribe(t.database.db, user.user._id, 'business');
+  });
+  afterAll(() => t.close());
+
+  function post(path: string, fields: Record<string, string>, content?: Buffer, as = token) {
+    const body = multipart(fields, content ? { filename: 'in.png', content } : undefined);
+    return t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(as) },
+    });
+  }
+
+  const tmpIsEmpty = () => {
+    const dir = join(t.database.options.dataDir, 'tmp');
+    return !existsSync(dir) || readdirSync(dir).length === 0;
+  };
+
+  /** Left half red, right half blue. */
+  const halves = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#ff0000' } })
+      .composite([
+        {
+          input: {
+            create: { width: width / 2, height, channels: 3, background: '#0000ff' },
+          },
+          left: width / 2,
+          top: 0,
+        },
+      ])
+      .png()
+      .toBuffer();
+
+  describe('crop', () => {
+    it('cuts the requested rectangle in source pixels', async () => {
+      const res = await post(
+        '/api/crop',
+        { x: '110', y: '10', width: '50', height: '40' },
+        await halves(200, 100),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toContain('cropped-image.png');
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual([50, 40]);
+      expect(out.at(0, 0)).toEqual([0, 0, 255, 255]);
+      expect(out.at(49, 39)).toEqual([0, 0, 255, 255]);
+    });
+
+    it('clamps a rectangle that reaches past the image', async () => {
+      const res = await post(
+        '/api/crop',
+        { x: '80.4', y: '50', width: '500', height: '500' },
+        await halves(200, 100),
+      );
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual([120, 50]);
+      expect(out.at(0, 0)).toEqual([255, 0, 0, 255]);
+    });
+  });
+
+  describe('watermark', () => {
+    const grey = () =>
+      sharp({ create: { width: 400, height: 300, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
+
+    it('draws the text around (x, y) and nowhere else', async () => {
+      const input = await grey();
+      const res = await post(
+        '/api/watermark',
+        { text: 'Refract', opacity: '1', x: '0.25', y: '0.25' },
+        input,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toContain('watermarked-image.png');
+      const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
+      expect(box).not.toBeNull();
+      expect(Math.abs((box.left + box.right) / 2 - 100)).toBeLessThan(10);
+      expect(Math.abs((box.top + box.bottom) / 2 - 75)).toBeLessThan(10);
+      expect(box.right).toBeLessThan(200);
+      expect(box.bottom).toBeLessThan(150);
+    });
+
+    it('scales the font by source width over preview width, and rotates', async () => {
+      const input = await grey();
+      const width = async (fields: Record<string, string>) => {
+        const res = await post(
+          '/api/watermark',
+          { text: 'Refract', opacity: '1', ...fields },
+          input,
+        );
+        const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
+        return { width: box.right - box.left, height: box.bottom - box.top };
+      };
+      const plain = await width({});
+      const fromHalfSizePreview = await width({ previewWidth: '200' });
+      expect(fromHalfSizePreview.width / plain.width).toBeGreaterThan(1.8);
+      expect(fromHalfSizePreview.width / plain.width).toBeLessThan(2.2);
+      const upright = await width({ rotation: '90' });
+      expect(upright.height).toBeGreaterThan(upright.width);
+    });
+
+    it('changes nothing at opacity 0', async () => {
+      const input = await grey();
+      const res = await post('/api/watermark', { text: 'Refract', opacity: '0' }, input);
+      expect(changedBox(await rgba(input), await rgba(res.rawPayload))).toBeNull();
+    });
+
+    it('draws hostile text literally: markup in it is not markup', async () => {
+      const input = await grey();
+      const res = await post(
+        '/api/watermark',
+        { text: '<span foreground="#ff0000" size="99999">x</span> & <b', opacity: '1' },
+        input,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const out = await rgba(res.rawPayload);
+      let red = 0;
+      for (let i = 0; i < out.data.length; i += 4) {
+        if (out.data[i]! > 200 && out.data[i + 1]! < 80 && out.data[i + 2]! < 80) red += 1;
+      }
+      expect(red).toBe(0);
+      expect(changedBox(await rgba(input), out)).not.toBeNull();
+    });
+  });
+
+  describe('meme', () => {
+    it('adds two 80 px bands outside, in the chosen colour, with text in the other', async () => {
+      const res = await post(
+        '/api/meme',
+        { topText: 'TOP TEXT', bottomText: 'BOTTOM', position: 'outside', background: 'white' },
+        await noisePng(300, 200),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toContain('meme.png');
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual([300, 360]);
+      expect(out.at(2, 2)).toEqual([255, 255, 255, 255]);
+      expect(out.at(2, 357)).toEqual([255, 255, 255, 255]);
+      const dark = (top: number, bottom: number) => {
+        let count = 0;
+        for (let y = top; y < bottom; y += 1)
+          for (let x = 0; x < out.width; x += 1) if (out.at(x, y)[0]! < 60) count += 1;
+        return count;
+      };
+      expect(dark(0, 80)).toBeGreaterThan(100);
+      expect(dark(280, 360)).toBeGreaterThan(100);
+    });
+
+    it('draws white text with a black outline inside, keeping the size', async () => {
+      const input = await sharp({
+        create: { width: 300, height: 200, channels: 3, background: '#3060a0' },
+      })
+        .png()
+        .toBuffer();
+      const res = await post('/api/meme', { topText: 'HELLO', position: 'inside' }, input);
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual([300, 200]);
+      const box = changedBox(await rgba(input), out)!;
+      expect(box.top).toBeGreaterThanOrEqual(5);
+      expect(box.bottom).toBeLessThan(70);
+      const colours = new Set<string>();
+      for (let y = box.top; y <= box.bottom; y += 1)
+        for (let x = box.left; x <= box.right; x += 1) {
+          const [r, g, b] = out.at(x, y);
+          if (r! > 240 && g! > 240 && b! > 240) colours.add('white');
+          if (r! < 15 && g! < 15 && b! < 15) colours.add('black');
+        }
+      expect(colours).toEqual(new Set(['white', 'black']));
+    });
+  });
+
+  describe('face blur', () => {
+    it('blurs the areas and leaves every other pixel as it was', async () => {
+      const input = await noisePng(200, 150);
+      const areas = [{ x: 20, y: 30, width: 60, height: 50 }];
+      const res = await post('/api/blur-face', { areas: JSON.stringify(areas) }, input);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toContain('blurred-image.png');
+      const before = await rgba(input);
+      const after = await rgba(res.rawPayload);
+      expect(changedBox(before, after)).toEqual({ left: 20, top: 30, right: 79, bottom: 79 });
+      // Noise of sigma 50 is flattened to near its mean: nothing of the original survives.
+      let spread = 0;
+      for (let y = 30; y < 80; y += 1)
+        for (let x = 20; x < 80; x += 1) spread += Math.abs(after.at(x, y)[0]! - 128);
+      expect(spread / (60 * 50)).toBeLessThan(12);
+    });
+
+    it('moves an area that pokes out back inside the image', async () => {
+      const input = await noisePng(200, 150);
+      const areas = [{ x: 180, y: 140, width: 40, height: 30 }];
+      const res = await post('/api/blur-face', { areas: JSON.stringify(areas) }, input);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(changedBox(await rgba(input), await rgba(res.rawPayload))).toEqual({
+        left: 160,
+        top: 120,
+        right: 199,
+        bottom: 149,
+      });
+    });
+  });
+
+  describe('bad requests: a clear code, nothing charged, no temp file left', () => {
+    const stats = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })).json()
+        .imagesProcessed as number;
+
+    it.each([
+      ['/api/crop', { y: '0', width: '10', height: '10' }, 400, 'validation_failed', 'x'],
+      [
+        '/api/crop',
+        { x: 'left', y: '0', width: '10', height: '10' },
+        400,
+        'validation_failed',
+        'x',
+      ],
+      ['/api/watermark', { text: '   ' }, 400, 'validation_failed', 'text'],
+      ['/api/watermark', { text: 'a', opacity: '2' }, 400, 'validation_failed', 'opacity'],
+      ['/api/watermark', { text: 'a', rotation: '270' }, 400, 'validation_failed', 'rotation'],
+      ['/api/meme', { position: 'sideways' }, 400, 'validation_failed', 'position'],
+      ['/api/blur-face', {}, 400, 'validation_failed', 'areas'],
+      ['/api/blur-face', { areas: '[{x: 1' }, 400, 'validation_failed', 'areas'],
+      ['/api/blur-face', { areas: '[]' }, 400, 'validation_failed', 'areas'],
+      [
+        '/api/blur-face',
+        { areas: '[{"x":0,"y":0,"width":19,"height":40}]' },
+        400,
+        'validation_failed',
+        'areas.0.width',
+      ],
+    ])('%s %j → %i %s naming %s', async (path, fields, status, code, field) => {
+      const before = await stats();
+      const res = await post(path, fields, await fixtures.pngBytes());
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json().code).toBe(code);
+      expect(res.json().error).toContain(`Invalid ${field}:`);
+      expect(await stats()).toBe(before);
+      await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+    });
+
+    const validFields: Record<string, Record<string, string>> = {
+      // The whole image, so that a damaged file is read to its end.
+      '/api/crop': { x: '0', y: '0', width: '100000', height: '100000' },
+      '/api/watermark': { text: 'hi' },
+      '/api/meme': { topText: 'hi' },
+      '/api/blur-face': { areas: '[{"x":0,"y":0,"width":20,"height":20}]' },
+    };
+
+    it.each(Object.keys(validFields))(
+      '%s refuses broken files and oversize uploads',
+      async (path) => {
+        const fields = validFields[path]!;
+        const before = await stats();
+        const cases: [Buffer | undefined, number, string][] = [
+          [undefined, 400, 'no_file'],
+          [fixtures.textAsPng(), 415, 'unsupported_media_type'],
+          [await fixtures.truncatedJpeg(), 422, 'invalid_image'],
+          [Buffer.alloc(10 * 1024 * 1024 + 10, 1), 413, 'file_too_large'],
+        ];
+        for (const [content, status, code] of cases) {
+          const res = await post(path, fields, content);
+          expect(res.statusCode, `${code}: ${res.body}`).toBe(status);
+          expect(res.json().code).toBe(code);
+        }
+        expect(await stats()).toBe(before);
+        await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+      },
+    );
+
+    it('charges each editor to its own service on success', async () => {
+      const basic = await registerUser(t.app);
+      for (const path of Object.keys(validFields)) {
+        const res = await post(path, validFields[path]!, await fixtures.pngBytes(), basic.token);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['x-quota-remaining']).toBe('2');
+      }
+      const usage = (
+        await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(basic.token) })
+      ).json().usage as { service: string; used: number }[];
+      for (const service of [
+        'modify-crop',
+        'security-watermark',
+        'create-meme',
+        'security-blur-face',
+      ])
+        expect(usage.find((u) => u.service === service)?.used).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { MEME_BAND_PX, MEME_FONT_PX, memeFieldsSchema, toolById } from '@refract/contracts';
+import type { OverlayOptions } from 'sharp';
+import type { z } from 'zod';
+import { clipOverlay } from '../media/image/overlay.js';
+import { loadImage, toImageError } from '../media/image/pipeline.js';
+import { renderText } from '../media/image/text.js';
+import type { ToolDefinition } from './tool-definition.js';
+
+type Fields = z.output<typeof memeFieldsSchema>;
+
+/** Space kept between the text and the image's edges. */
+const MARGIN_PX = 10;
+const OUTLINE_PX = 3;
+const BANDS = { white: '#ffffff', black: '#000000' } as const;
+
+export const memeTool: ToolDefinition<Fields> = {
+  id: 'meme',
+  path: '/api/meme',
+  fileField: 'image',
+  mapError: toImageError,
+  maxBytes: toolById('meme').maxUploadBytes,
+  fields: memeFieldsSchema,
+  service: () => 'create-meme',
+  async run({ input, fields, workDir }) {
+    const image = await loadImage(input);
+    const { width, height } = (await image.pipeline().metadata()).autoOrient;
+    const outside = fields.position === 'outside';
+    const band = outside ? MEME_BAND_PX : 0;
+    const canvas = { width, height: height + 2 * band };
+    // Inside: white with a black outline, readable on any photo. Outside: the band's opposite.
+    const style = outside
+      ? { color: fields.background === 'white' ? BANDS.black : BANDS.white, outlinePx: 0 }
+      : { color: BANDS.white, outlinePx: OUTLINE_PX, outlineColor: BANDS.black };
+    const draw = async (text: string, where: 'top' | 'bottom'): Promise<OverlayOptions | null> => {
+      if (!text) return null;
+      const rendered = await renderText({
+        text,
+        font: 'meme',
+        sizePx: MEME_FONT_PX,
+        wrapWidth: Math.max(1, width - 2 * MARGIN_PX),
+        ...style,
+      });
+      const top = outside
+        ? (where === 'top' ? 0 : band + height) + (band - rendered.height) / 2
+        : where === 'top'
+          ? MARGIN_PX
+          : height - MARGIN_PX - rendered.height;
+      return clipOverlay(rendered, (width - rendered.width) / 2, top, canvas);
+    };
+    const overlays = (
+      await Promise.all([draw(fields.topText, 'top'), draw(fields.bottomText, 'bottom')])
+    ).filter((overlay) => overlay !== null);
+    let pipeline = image.pipeline();
+    if (outside) {
+      pipeline = pipeline.extend({ top: band, bottom: band, background: BANDS[fields.background] });
+    }
+    const path = join(workDir, 'result.png');
+    await pipeline.composite(overlays).png().toFile(path);
+    return { path, contentType: 'image/png', filename: 'meme.png' };
+  },
+};

@@ -1,0 +1,131 @@
+import { ActionIcon, Box } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BlurRect } from './blur-areas';
+
+/** Arrow keys move an area by this many preview pixels; with Shift they resize it. */
+const KEY_STEP = 5;
+const KEYS: Record<string, [number, number]> = {
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+};
+
+/**
+ * One blur area over the preview: drag it to move, drag its corner to resize, or use the
+ * arrow keys (Shift to resize, Delete to remove). It blurs what is behind it as the download will.
+ */
+export function BlurAreaBox(props: {
+  area: BlurRect;
+  index: number;
+  /** Preview pixels per source pixel. */
+  scale: number;
+  onChange(area: BlurRect): void;
+  onRemove(): void;
+}) {
+  const { t } = useTranslation();
+  const drag = useRef<{ mode: 'move' | 'resize'; x: number; y: number; start: BlurRect } | null>(
+    null,
+  );
+  const { area, scale } = props;
+
+  function begin(event: PointerEvent<HTMLElement>, mode: 'move' | 'resize') {
+    if (event.button !== 0) return;
+    event.stopPropagation();
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { mode, x: event.clientX, y: event.clientY, start: area };
+  }
+
+  function move(event: PointerEvent<HTMLElement>) {
+    const current = drag.current;
+    if (!current) return;
+    const dx = (event.clientX - current.x) / scale;
+    const dy = (event.clientY - current.y) / scale;
+    const { start } = current;
+    props.onChange(
+      current.mode === 'move'
+        ? { ...start, x: start.x + dx, y: start.y + dy }
+        : { ...start, width: start.width + dx, height: start.height + dy },
+    );
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      return props.onRemove();
+    }
+    const direction = KEYS[event.key];
+    if (!direction) return;
+    event.preventDefault();
+    const [dx, dy] = direction.map((d) => (d * KEY_STEP) / scale) as [number, number];
+    props.onChange(
+      event.shiftKey
+        ? { ...area, width: area.width + dx, height: area.height + dy }
+        : { ...area, x: area.x + dx, y: area.y + dy },
+    );
+  }
+
+  const end = () => {
+    drag.current = null;
+  };
+
+  return (
+    <Box
+      role="group"
+      tabIndex={0}
+      aria-label={t('blurFace.areaLabel', { number: props.index + 1 })}
+      data-testid="blur-area"
+      onKeyDown={onKeyDown}
+      onPointerDown={(event) => begin(event, 'move')}
+      onPointerMove={move}
+      onPointerUp={end}
+      onPointerCancel={end}
+      pos="absolute"
+      left={area.x * scale}
+      top={area.y * scale}
+      w={area.width * scale}
+      h={area.height * scale}
+      style={{
+        border: '2px solid var(--mantine-color-blue-5)',
+        borderRadius: 4,
+        backdropFilter: 'blur(10px)',
+        WebkitBackdropFilter: 'blur(10px)',
+        cursor: 'move',
+        touchAction: 'none',
+        outlineOffset: 2,
+      }}
+    >
+      <ActionIcon
+        size="sm"
+        color="red"
+        variant="filled"
+        radius="xl"
+        pos="absolute"
+        top={-10}
+        right={-10}
+        aria-label={t('blurFace.remove', { number: props.index + 1 })}
+        onPointerDown={(event) => event.stopPropagation()}
+        onClick={props.onRemove}
+      >
+        <IconX size={14} />
+      </ActionIcon>
+      <Box
+        aria-hidden
+        pos="absolute"
+        right={-6}
+        bottom={-6}
+        w={14}
+        h={14}
+        bg="blue.5"
+        style={{ borderRadius: 3, cursor: 'nwse-resize', touchAction: 'none' }}
+        data-testid="blur-area-resize"
+        onPointerDown={(event) => begin(event, 'resize')}
+        onPointerMove={move}
+        onPointerUp={end}
+        onPointerCancel={end}
+      />
+    </Box>
+  );
+}

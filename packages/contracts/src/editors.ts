@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * Multipart text fields of the interactive editors (crop, watermark, meme, face blur) and the
+ * face detector. The browser previews; the server renders the download from these same values.
+ */
+
+/** Largest coordinate accepted; real values are clamped to the image by the server. */
+const MAX_COORDINATE = 100_000;
+
+const number = (field: string) =>
+  z.coerce.number({ error: `${field} must be a number` }).refine(Number.isFinite, {
+    error: `${field} must be a number`,
+  });
+
+const coordinate = (field: string) => number(field).min(0).max(MAX_COORDINATE);
+
+/** Crop rectangle in source pixels (react-easy-crop's croppedAreaPixels). */
+export const cropFieldsSchema = z.object({
+  x: coordinate('x'),
+  y: coordinate('y'),
+  width: coordinate('width').min(1),
+  height: coordinate('height').min(1),
+});
+
+export const WATERMARK_BASE_FONT_PX = 40;
+export const MAX_OVERLAY_TEXT = 200;
+
+export const watermarkFieldsSchema = z.object({
+  text: z.string().trim().min(1, 'enter the watermark text').max(MAX_OVERLAY_TEXT),
+  opacity: number('opacity').min(0).max(1).default(0.5),
+  scale: number('scale').min(0.5).max(3).default(1),
+  rotation: number('rotation').min(-180).max(180).default(0),
+  /** Centre of the text, as fractions of the image's width and height. */
+  x: number('x').min(0).max(1).default(0.5),
+  y: number('y').min(0).max(1).default(0.5),
+  /** Width of the preview the user placed the text on; the font scales by source/preview. */
+  previewWidth: number('previewWidth').min(1).max(MAX_COORDINATE).optional(),
+});
+
+export const MEME_FONT_PX = 40;
+export const MEME_BAND_PX = 80;
+
+export const memeFieldsSchema = z.object({
+  topText: z.string().trim().max(MAX_OVERLAY_TEXT).default(''),
+  bottomText: z.string().trim().max(MAX_OVERLAY_TEXT).default(''),
+  position: z.enum(['inside', 'outside']).default('inside'),
+  background: z.enum(['white', 'black']).default('white'),
+});
+
+export const MIN_BLUR_AREA = 20;
+export const MAX_BLUR_AREAS = 50;
+
+export const blurAreaSchema = z.object({
+  x: z.number().min(0).max(MAX_COORDINATE),
+  y: z.number().min(0).max(MAX_COORDINATE),
+  width: z.number().min(MIN_BLUR_AREA).max(MAX_COORDINATE),
+  height: z.number().min(MIN_BLUR_AREA).max(MAX_COORDINATE),
+});
+export type BlurArea = z.infer<typeof blurAreaSchema>;
+
+export const blurFaceFieldsSchema = z.object({
+  /** JSON text `[{x, y, width, height}]` in source pixels (multipart fields are strings). */
+  areas: z
+    .string({ error: 'areas is required' })
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of areas' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(blurAreaSchema).min(1, 'add at least one area').max(MAX_BLUR_AREAS)),
+});
+
+export const detectedFaceSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  score: z.number(),
+});
+export const detectFacesResponseSchema = z.object({ faces: z.array(detectedFaceSchema) });
+export type DetectedFace = z.infer<typeof detectedFaceSchema>;
