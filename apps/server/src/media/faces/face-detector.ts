@@ -82,6 +82,9 @@ async function loadDetector(): Promise<Detector> {
 let detector: Promise<Detector> | undefined;
 /** Detections run one after another: the backend is single-threaded and this route is free. */
 let queue: Promise<unknown> = Promise.resolve();
+let waiting = 0;
+/** Past this many waiting detections, more are refused rather than queued without end. */
+const MAX_WAITING = 8;
 
 async function getDetector(): Promise<Detector> {
   detector ??= loadDetector();
@@ -113,7 +116,12 @@ export async function detectFaces(
   pixels: { data: Buffer; width: number; height: number },
   source: { width: number; height: number },
 ): Promise<DetectedFace[]> {
+  if (waiting >= MAX_WAITING)
+    throw new AppError(503, 'server_busy', 'Face detection is busy. Please try again shortly.', {
+      'retry-after': '5',
+    });
   const { tf, faceapi } = await getDetector();
+  waiting += 1;
   const run = queue.then(async () => {
     const tensor = tf.tensor3d(
       new Uint8Array(pixels.data),
@@ -129,7 +137,7 @@ export async function detectFaces(
       tensor.dispose();
     }
   });
-  queue = run.catch(() => undefined);
+  queue = run.catch(() => undefined).finally(() => (waiting -= 1));
   const scale = source.width / pixels.width;
   return (await run).map(({ box, score }) => {
     const x = Math.max(0, Math.round(box.x * scale));
