@@ -21,6 +21,9 @@ import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
+import { paymentRoutes } from './routes/payments/payment-routes.js';
+import { sandboxRoutes } from './routes/payments/sandbox-routes.js';
+import { stripeWebhookRoutes } from './routes/payments/stripe-webhook-routes.js';
 import { startJobSystem } from './services/jobs/job-system.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
@@ -91,6 +94,10 @@ export async function buildApp(context: AppContext) {
   await app.register(userRoutes(services, guards));
   await app.register(planRoutes(services, guards));
   await app.register(adminRoutes(services));
+  await app.register(paymentRoutes(config, services, guards));
+  if (services.stripe)
+    await app.register(stripeWebhookRoutes(services.stripe, config.payments.stripeWebhookSecret!));
+  else await app.register(sandboxRoutes(services, guards));
   const jobs = await startJobSystem(context, services.quotas, app.log);
   app.addHook('onClose', () => jobs.close());
   await app.register(healthRoutes(context, jobs.queueKind));

@@ -44,6 +44,8 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
+  // Another address for Stripe's API (stripe-mock, or the tests' local fake).
+  STRIPE_API_URL: optionalUrl(['http', 'https']),
   FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
   CHROMIUM_PATH: z.string().trim().min(1).default('chromium'),
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       provider: e.PAYMENT_PROVIDER,
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: e.STRIPE_API_URL,
     },
     engines: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH, chromium: e.CHROMIUM_PATH },
     contactUrl: e.CONTACT_URL,

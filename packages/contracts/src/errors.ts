@@ -42,6 +42,11 @@ export const ERROR_CODES = [
   'already_compact',
   'job_cancelled',
   'job_not_finished',
+  'plan_not_purchasable',
+  'invalid_card',
+  'checkout_closed',
+  'invalid_signature',
+  'no_subscription',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

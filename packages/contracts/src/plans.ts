@@ -184,6 +184,8 @@ export const subscriptionStatusSchema = z.object({
       userDetails: z.object({ subscriptionEndDate: z.string() }),
       billingType: z.enum(BILLING_TYPES),
       status: z.enum(['active', 'expired']),
+      /** Cancelled: it runs to its end date and is not renewed. */
+      cancelAtPeriodEnd: z.boolean(),
     })
     .nullable(),
 });

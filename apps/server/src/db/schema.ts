@@ -59,6 +59,8 @@ export interface SubscriptionsTable {
   anchor_date: string;
   end_date: string;
   cancel_at_period_end: number;
+  provider_subscription_id: string | null;
+  last_event_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -100,6 +102,44 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+export interface CheckoutSessionsTable {
+  id: string;
+  provider: 'sandbox' | 'stripe';
+  user_id: string;
+  plan_id: string;
+  billing_type: 'monthly' | 'annual';
+  amount_cents: number;
+  currency: string;
+  status: 'open' | 'completed' | 'declined';
+  created_at: string;
+}
+
+export interface PaymentsTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  provider: 'sandbox' | 'stripe';
+  provider_payment_id: string;
+  amount_cents: number;
+  currency: string;
+  billing_type: 'monthly' | 'annual';
+  cycle_start: string;
+  cycle_end: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  receipt_url: string | null;
+  billing_name: string | null;
+  billing_email: string | null;
+  status: string;
+  created_at: string;
+}
+
+export interface ProcessedEventsTable {
+  id: string;
+  type: string;
+  processed_at: string;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
@@ -110,4 +150,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   usage_events: UsageEventsTable;
   jobs: JobsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  payments: PaymentsTable;
+  processed_events: ProcessedEventsTable;
 }

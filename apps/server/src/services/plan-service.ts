@@ -111,6 +111,7 @@ export function planService(
           planDetails: toApiPlan(plan),
           userDetails: { subscriptionEndDate: subscription.end_date },
           billingType: subscription.billing_type,
+          cancelAtPeriodEnd: subscription.cancel_at_period_end === 1,
           status:
             new Date(subscription.end_date) > new Date()
               ? ('active' as const)

@@ -13,6 +13,11 @@ import { attemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
 import { passwordRecoveryService } from './password-recovery-service.js';
 import { tokenService } from './token-service.js';
+import { paymentsRepository } from '../db/repositories/payments-repository.js';
+import { sandboxProvider } from '../payments/sandbox-provider.js';
+import { stripeClient, stripeProvider } from '../payments/stripe-provider.js';
+import { paymentService } from './payments/payment-service.js';
+import { stripeEvents } from './payments/stripe-events.js';
 
 /** Wires repositories into services once per app; routes receive the result. */
 export function createServices({ config, database }: AppContext) {
@@ -21,6 +26,20 @@ export function createServices({ config, database }: AppContext) {
   const subscriptions = subscriptionsRepository(database.db);
   const usage = usageRepository(database.db);
   const tokens = tokenService(loadOrCreateJwtSecret(config.dataDir, config.jwtSecret));
+  const payments = paymentsRepository(database.db);
+  const { provider: providerName, stripeSecretKey, stripeApiUrl } = config.payments;
+  // config.ts guarantees the Stripe key and webhook secret when Stripe is the provider.
+  const stripe =
+    providerName === 'stripe'
+      ? stripeClient({
+          secretKey: stripeSecretKey!,
+          apiUrl: stripeApiUrl,
+          publicUrl: config.publicUrl,
+        })
+      : undefined;
+  const provider = stripe
+    ? stripeProvider({ secretKey: stripeSecretKey!, publicUrl: config.publicUrl }, stripe)
+    : sandboxProvider(config.publicUrl);
   return {
     users,
     accounts: accountService(users, tokens),
@@ -29,6 +48,18 @@ export function createServices({ config, database }: AppContext) {
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
     quotas: quotaService(plans, subscriptions, usage),
     admin: adminService(users, plans, subscriptions, usage),
+    payments: paymentService({
+      db: database.db,
+      plans,
+      subscriptions,
+      payments,
+      provider,
+      publicUrl: config.publicUrl,
+    }),
+    stripe: stripe && {
+      client: stripe,
+      events: stripeEvents({ db: database.db, stripe, payments, plans, subscriptions }),
+    },
     credentialAttempts: attemptLimiter({ max: 10, windowMs: 15 * 60 * 1000 }),
   };
 }

@@ -9,6 +9,8 @@ export interface SubscriptionInput {
   billingType: 'monthly' | 'annual';
   anchorDate: Date;
   endDate: Date;
+  /** The provider's own subscription (Stripe), to match its later events. */
+  providerSubscriptionId?: string | null;
 }
 
 export function subscriptionsRepository(db: Kysely<Database>) {
@@ -30,6 +32,7 @@ export function subscriptionsRepository(db: Kysely<Database>) {
         anchor_date: input.anchorDate.toISOString(),
         end_date: input.endDate.toISOString(),
         cancel_at_period_end: 0,
+        provider_subscription_id: input.providerSubscriptionId ?? null,
         updated_at: now,
       };
       await db
@@ -37,6 +40,45 @@ export function subscriptionsRepository(db: Kysely<Database>) {
         .values({ id: crypto.randomUUID(), user_id: input.userId, created_at: now, ...values })
         .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
         .execute();
+    },
+
+    /** A cancel: the subscription runs to its end date and is not renewed. */
+    async setCancelAtPeriodEnd(userId: string, cancel: boolean): Promise<void> {
+      await db
+        .updateTable('subscriptions')
+        .set({ cancel_at_period_end: cancel ? 1 : 0, updated_at: new Date().toISOString() })
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Applies a provider event's change unless a newer event was applied already (events can
+     * arrive out of order); false when it was older and so ignored.
+     */
+    async applyProviderEvent(
+      providerSubscriptionId: string,
+      eventAt: string,
+      change: { cancelAtPeriodEnd?: boolean; endDate?: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('subscriptions')
+        .set({
+          ...(change.cancelAtPeriodEnd === undefined
+            ? {}
+            : { cancel_at_period_end: change.cancelAtPeriodEnd ? 1 : 0 }),
+          ...(change.endDate ? { end_date: change.endDate } : {}),
+          last_event_at: eventAt,
+          updated_at: new Date().toISOString(),
+        })
+        .where('provider_subscription_id', '=', providerSubscriptionId)
+        .where((eb) => eb.or([eb('last_event_at', 'is', null), eb('last_event_at', '<=', eventAt)]))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Back to Basic at once (a free plan chosen). */
+    async remove(userId: string): Promise<void> {
+      await db.deleteFrom('subscriptions').where('user_id', '=', userId).execute();
     },
 
     async deleteLapsedForPlan(planId: string, now: Date): Promise<void> {

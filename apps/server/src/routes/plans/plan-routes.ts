@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { planBodySchema, planSchema, subscriptionStatusSchema } from '@refract/contracts';
+import { planBodySchema, planSchema } from '@refract/contracts';
 import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 
@@ -28,12 +28,6 @@ export const planRoutes =
       },
       async (request) =>
         services.plans.get(request.params.id, { includeHidden: includeHidden(request) }),
-    );
-
-    app.get(
-      '/api/payments/subscription-status',
-      { preHandler: guards.requireUser, schema: { response: { 200: subscriptionStatusSchema } } },
-      async (request) => services.plans.subscriptionStatus(request.user!.id),
     );
 
     app.post(

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminPaymentsQuerySchema,
+  adminPaymentsResponseSchema,
+  checkoutBodySchema,
+  checkoutResponseSchema,
+  paymentModeSchema,
+  paymentSchema,
+  subscriptionStatusSchema,
+} from '@refract/contracts';
+import type { Config } from '../../config.js';
+import type { AuthGuards } from '../../plugins/auth.js';
+import type { Services } from '../../services/services.js';
+
+/** Checkout, the subscription, and payment history (the provider's own routes are apart). */
+export const paymentRoutes =
+  (config: Config, services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/payments/mode',
+      { schema: { response: { 200: paymentModeSchema } } },
+      async () => ({
+        provider: config.payments.provider,
+        testMode: config.payments.provider === 'sandbox',
+      }),
+    );
+
+    app.post(
+      '/api/subscriptions/create-checkout-session',
+      {
+        preHandler: guards.requireUser,
+        schema: { body: checkoutBodySchema, response: { 200: checkoutResponseSchema } },
+      },
+      async (request) =>
+        services.payments.createCheckout(
+          request.user!,
+          request.body.planId,
+          request.body.billingType,
+        ),
+    );
+
+    app.get(
+      '/api/payments/subscription-status',
+      { preHandler: guards.requireUser, schema: { response: { 200: subscriptionStatusSchema } } },
+      async (request) => services.plans.subscriptionStatus(request.user!.id),
+    );
+
+    app.post(
+      '/api/payments/cancel-subscription',
+      { preHandler: guards.requireUser, schema: { response: { 200: subscriptionStatusSchema } } },
+      async (request) => {
+        await services.payments.cancelSubscription(request.user!);
+        return services.plans.subscriptionStatus(request.user!.id);
+      },
+    );
+
+    app.get(
+      '/api/payments',
+      { preHandler: guards.requireUser, schema: { response: { 200: z.array(paymentSchema) } } },
+      async (request) => services.payments.listForUser(request.user!),
+    );
+
+    app.get(
+      '/api/admin/payments',
+      {
+        preHandler: guards.requireAdmin,
+        schema: {
+          querystring: adminPaymentsQuerySchema,
+          response: { 200: adminPaymentsResponseSchema },
+        },
+      },
+      async (request) => services.payments.listForAdmin(request.query),
+    );
+  };

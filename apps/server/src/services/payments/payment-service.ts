@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  SANDBOX_CARDS,
+  type AdminPayment,
+  type BillingType,
+  type Payment,
+  type SandboxCheckout,
+} from '@refract/contracts';
+import type { Database } from '../../db/schema.js';
+import type {
+  PaymentFilter,
+  PaymentRow,
+  PaymentsRepository,
+} from '../../db/repositories/payments-repository.js';
+import type { PlansRepository } from '../../db/repositories/plans-repository.js';
+import type { SubscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
+import type { UserRow } from '../../db/repositories/users-repository.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import type { PaymentProvider } from '../../payments/payment-provider.js';
+import { fulfil } from './fulfilment.js';
+
+const CURRENCY = 'usd';
+/** A sandbox checkout left open longer than this is closed. */
+const CHECKOUT_LIFETIME_MS = 60 * 60 * 1000;
+/** A free plan other than Basic has no end; this date stands for "never". */
+const NO_END = new Date('9999-12-31T00:00:00.000Z');
+
+const invalidCard = (message: string) => new AppError(400, 'invalid_card', message);
+
+function toApiPayment(row: PaymentRow & { plan_name: string }): Payment {
+  return {
+    _id: row.id,
+    amount: row.amount_cents,
+    currency: row.currency,
+    billingType: row.billing_type,
+    billingCycle: { startDate: row.cycle_start, endDate: row.cycle_end },
+    planId: { _id: row.plan_id, name: row.plan_name },
+    paymentMethod: { brand: row.card_brand, last4: row.card_last4 },
+    receiptUrl: row.receipt_url,
+    billingDetails: { name: row.billing_name, email: row.billing_email },
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+/** MM/YY (or MM/YYYY) not in the past. */
+function expiryIsValid(expiry: string, now: Date): boolean {
+  const match = expiry.replace(/\s/g, '').match(/^(\d{2})\/(\d{2}|\d{4})$/);
+  if (!match) return false;
+  const month = Number(match[1]);
+  const year = Number(match[2]!.length === 2 ? `20${match[2]}` : match[2]);
+  if (month < 1 || month > 12) return false;
+  return (
+    year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1)
+  );
+}
+
+export function paymentService(deps: {
+  db: Kysely<Database>;
+  plans: PlansRepository;
+  subscriptions: SubscriptionsRepository;
+  payments: PaymentsRepository;
+  provider: PaymentProvider;
+  publicUrl: string;
+}) {
+  const { plans, subscriptions, payments, provider } = deps;
+
+  async function ownSandboxCheckout(user: UserRow, id: string) {
+    const checkout = await payments.findCheckout(id);
+    if (!checkout || checkout.user_id !== user.id || checkout.provider !== 'sandbox')
+      throw notFound('No such checkout');
+    return checkout;
+  }
+
+  return {
+    /**
+     * Starts paying for a plan: the address to send the browser to. A free plan switches at
+     * once; the hidden admin plan cannot be bought.
+     */
+    async createCheckout(user: UserRow, planId: string, billingType: BillingType) {
+      const plan = await plans.findById(planId);
+      if (!plan) throw notFound('No such plan');
+      if (plan.hidden)
+        throw new AppError(400, 'plan_not_purchasable', `The ${plan.name} plan cannot be bought`);
+      const amountCents = billingType === 'annual' ? plan.annual_fee_cents : plan.monthly_fee_cents;
+      if (amountCents === 0) {
+        if (plan.slug === 'basic') await subscriptions.remove(user.id);
+        else
+          await subscriptions.upsert({
+            userId: user.id,
+            planId: plan.id,
+            billingType,
+            anchorDate: new Date(),
+            endDate: NO_END,
+          });
+        return { url: `${deps.publicUrl}/dashboard` };
+      }
+      const sessionId = randomUUID();
+      await payments.createCheckout({
+        id: sessionId,
+        provider: provider.name,
+        user_id: user.id,
+        plan_id: plan.id,
+        billing_type: billingType,
+        amount_cents: amountCents,
+        currency: CURRENCY,
+        status: 'open',
+        created_at: new Date().toISOString(),
+      });
+      return provider.createCheckout({
+        sessionId,
+        user,
+        plan,
+        billingType,
+        amountCents,
+        currency: CURRENCY,
+      });
+    },
+
+    async sandboxCheckout(user: UserRow, id: string): Promise<SandboxCheckout> {
+      const checkout = await ownSandboxCheckout(user, id);
+      const plan = await plans.findById(checkout.plan_id);
+      return {
+        id: checkout.id,
+        plan: { _id: checkout.plan_id, name: plan?.name ?? '' },
+        billingType: checkout.billing_type,
+        amount: checkout.amount_cents,
+        currency: checkout.currency,
+        status: checkout.status,
+      };
+    },
+
+    /**
+     * Pays a sandbox checkout with a test card: 4242… pays (through the same fulfilment as a
+     * Stripe webhook), 4000 0000 0000 0002 is declined, anything else is refused as invalid.
+     */
+    async sandboxPay(
+      user: UserRow,
+      id: string,
+      card: { cardNumber: string; expiry: string; cvc: string; name: string },
+      now = new Date(),
+    ) {
+      const checkout = await ownSandboxCheckout(user, id);
+      const stale = now.getTime() - new Date(checkout.created_at).getTime() > CHECKOUT_LIFETIME_MS;
+      if (checkout.status !== 'open' || stale)
+        throw new AppError(
+          409,
+          'checkout_closed',
+          'This checkout is closed. Start again from the plans.',
+        );
+      const number = card.cardNumber.replace(/[\s-]/g, '');
+      if (number !== SANDBOX_CARDS.success && number !== SANDBOX_CARDS.declined)
+        throw invalidCard('In test mode only the test cards work: 4242 4242 4242 4242 pays');
+      if (!expiryIsValid(card.expiry, now)) throw invalidCard('The expiry date is not valid');
+      if (!/^\d{3,4}$/.test(card.cvc.trim())) throw invalidCard('The security code is not valid');
+      if (number === SANDBOX_CARDS.declined) {
+        await payments.closeCheckout(id, 'declined');
+        return { redirect: '/cancel' as const };
+      }
+      if (!(await payments.closeCheckout(id, 'completed')))
+        throw new AppError(409, 'checkout_closed', 'This checkout was already paid');
+      await fulfil(deps.db, {
+        userId: user.id,
+        planId: checkout.plan_id,
+        billingType: checkout.billing_type,
+        provider: 'sandbox',
+        providerPaymentId: `sandbox_${checkout.id}`,
+        amountCents: checkout.amount_cents,
+        currency: checkout.currency,
+        card: { brand: 'visa', last4: number.slice(-4) },
+        receiptUrl: null,
+        billing: { name: card.name, email: user.email },
+      });
+      return { redirect: '/success' as const };
+    },
+
+    /** Cancels at the end of the paid period: no renewal, the plan's quotas until then. */
+    async cancelSubscription(user: UserRow) {
+      const subscription = await subscriptions.findByUser(user.id);
+      if (!subscription || new Date(subscription.end_date) <= new Date())
+        throw new AppError(404, 'no_subscription', 'You have no subscription to cancel');
+      await provider.cancelAtPeriodEnd(subscription.provider_subscription_id);
+      await subscriptions.setCancelAtPeriodEnd(user.id, true);
+    },
+
+    async listForUser(user: UserRow): Promise<Payment[]> {
+      return (await payments.listForUser(user.id)).map(toApiPayment);
+    },
+
+    async listForAdmin(
+      filter: PaymentFilter,
+    ): Promise<{ payments: AdminPayment[]; total: number }> {
+      const rows = await payments.listForAdmin(filter);
+      return {
+        payments: rows.map((row) => ({
+          ...toApiPayment(row),
+          userId: { name: row.user_name, email: row.user_email, country: row.user_country },
+        })),
+        total: rows.reduce((sum, row) => sum + row.amount_cents, 0),
+      };
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof paymentService>;

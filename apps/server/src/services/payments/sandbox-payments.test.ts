@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, bearer, registerUser, type RegisteredUser } from '../../test/accounts.js';
+import { describeEachDatabase } from '../../test/databases.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+const PAY = {
+  cardNumber: '4242 4242 4242 4242',
+  expiry: '12/39',
+  cvc: '123',
+  name: 'Ada Lovelace',
+};
+
+describeEachDatabase('sandbox payments', (kind) => {
+  let t: TestApp;
+  let plans: { _id: string; name: string }[];
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    const admin = await adminToken(t.app);
+    plans = (
+      await t.app.inject({ url: '/api/subscriptions/plans', headers: bearer(admin) })
+    ).json();
+  });
+  afterAll(() => t.close());
+
+  const plan = (name: string) => plans.find((p) => p.name === name)!._id;
+
+  function call(method: 'GET' | 'POST', url: string, token: string, payload?: object) {
+    return t.app.inject({ method, url, headers: bearer(token), payload });
+  }
+
+  async function checkout(user: RegisteredUser, name: string, billingType = 'monthly') {
+    const res = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+      planId: plan(name),
+      billingType,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().url as string;
+  }
+
+  async function buy(user: RegisteredUser, name: string, billingType = 'monthly', card = PAY) {
+    const id = (await checkout(user, name, billingType)).split('/').pop()!;
+    return call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, card);
+  }
+
+  const status = async (user: RegisteredUser) =>
+    (await call('GET', '/api/payments/subscription-status', user.token)).json().subscription;
+  const payments = async (user: RegisteredUser) =>
+    (await call('GET', '/api/payments', user.token)).json() as {
+      amount: number;
+      billingType: string;
+      billingCycle: { startDate: string; endDate: string };
+      planId: { name: string };
+      paymentMethod: { brand: string; last4: string };
+    }[];
+  const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
+
+  it('pays a monthly plan with the test card: Developer for a month, quota 10', async () => {
+    const user = await registerUser(t.app);
+    const url = await checkout(user, 'Developer');
+    expect(url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    const id = url.split('/').pop()!;
+    const view = await call('GET', `/api/sandbox/checkout/${id}`, user.token);
+    expect(view.json()).toMatchObject({
+      amount: 499,
+      billingType: 'monthly',
+      plan: { name: 'Developer' },
+      status: 'open',
+    });
+
+    const paid = await call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY);
+    expect(paid.json()).toEqual({ redirect: '/success' });
+    const stats = (await call('GET', '/api/user/stats', user.token)).json();
+    expect(stats.plan.name).toBe('Developer');
+    expect(stats.usage.find((u: { service: string }) => u.service === 'modify-rotate').quota).toBe(
+      10,
+    );
+    const sub = await status(user);
+    expect(sub).toMatchObject({
+      status: 'active',
+      billingType: 'monthly',
+      cancelAtPeriodEnd: false,
+    });
+    const [payment] = await payments(user);
+    expect(payment).toMatchObject({
+      amount: 499,
+      billingType: 'monthly',
+      planId: { name: 'Developer' },
+      paymentMethod: { brand: 'visa', last4: '4242' },
+    });
+    expect(
+      days(payment!.billingCycle.startDate, payment!.billingCycle.endDate),
+    ).toBeGreaterThanOrEqual(28);
+  });
+
+  it('pays an annual plan: a year, the annual price and quotas', async () => {
+    const user = await registerUser(t.app);
+    expect((await buy(user, 'Developer', 'annual')).json()).toEqual({ redirect: '/success' });
+    const sub = await status(user);
+    expect(days(new Date().toISOString(), sub.userDetails.subscriptionEndDate)).toBeGreaterThan(
+      364,
+    );
+    const stats = (await call('GET', '/api/user/stats', user.token)).json();
+    expect(stats.usage[0].quota).toBe(120);
+    expect((await payments(user))[0]!.amount).toBe(4790);
+  });
+
+  it('extends an active subscription by a month from its end on a second purchase', async () => {
+    const user = await registerUser(t.app);
+    await buy(user, 'Developer');
+    const firstEnd = (await status(user)).userDetails.subscriptionEndDate;
+    await buy(user, 'Developer');
+    const secondEnd = (await status(user)).userDetails.subscriptionEndDate;
+    expect(days(firstEnd, secondEnd)).toBeGreaterThanOrEqual(28);
+    expect(await payments(user)).toHaveLength(2);
+  });
+
+  it('declines the decline card: back to /cancel, nothing recorded, still Basic', async () => {
+    const user = await registerUser(t.app);
+    const res = await buy(user, 'Business', 'monthly', {
+      ...PAY,
+      cardNumber: '4000 0000 0000 0002',
+    });
+    expect(res.json()).toEqual({ redirect: '/cancel' });
+    expect(await payments(user)).toEqual([]);
+    expect(await status(user)).toBeNull();
+  });
+
+  it.each([
+    ['another card number', { cardNumber: '4111 1111 1111 1111' }],
+    ['an expired card', { expiry: '01/20' }],
+    ['a bad security code', { cvc: '12' }],
+  ])('refuses %s as invalid_card, and the checkout stays open', async (_name, change) => {
+    const user = await registerUser(t.app);
+    const id = (await checkout(user, 'Developer')).split('/').pop()!;
+    const res = await call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, {
+      ...PAY,
+      ...change,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_card');
+    expect((await call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)).json()).toEqual(
+      { redirect: '/success' },
+    );
+  });
+
+  it('takes one payment per checkout, however often it is paid', async () => {
+    const user = await registerUser(t.app);
+    const id = (await checkout(user, 'Developer')).split('/').pop()!;
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(results.find((r) => r.statusCode === 409)!.json().code).toBe('checkout_closed');
+    expect(await payments(user)).toHaveLength(1);
+  });
+
+  it("hides another user's checkout and payments", async () => {
+    const alice = await registerUser(t.app);
+    const bob = await registerUser(t.app);
+    const id = (await checkout(alice, 'Developer')).split('/').pop()!;
+    expect((await call('GET', `/api/sandbox/checkout/${id}`, bob.token)).statusCode).toBe(404);
+    expect((await call('POST', `/api/sandbox/checkout/${id}/pay`, bob.token, PAY)).statusCode).toBe(
+      404,
+    );
+    await call('POST', `/api/sandbox/checkout/${id}/pay`, alice.token, PAY);
+    expect(await payments(bob)).toEqual([]);
+    expect(await payments(alice)).toHaveLength(1);
+  });
+
+  it('switches to a free plan at once, and refuses unknown and hidden plans', async () => {
+    const user = await registerUser(t.app);
+    await buy(user, 'Developer');
+    const free = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+      planId: plan('Basic'),
+      billingType: 'monthly',
+    });
+    expect(free.json().url).toMatch(/\/dashboard$/);
+    expect(await status(user)).toBeNull();
+    const unknown = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+      planId: 'nope',
+      billingType: 'monthly',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const hidden = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+      planId: plan('admin'),
+      billingType: 'monthly',
+    });
+    expect(hidden.statusCode).toBe(400);
+    expect(hidden.json().code).toBe('plan_not_purchasable');
+    const badCycle = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+      planId: plan('Developer'),
+      billingType: 'weekly',
+    });
+    expect(badCycle.statusCode).toBe(400);
+  });
+
+  it('cancels at the end of the period', async () => {
+    const user = await registerUser(t.app);
+    const none = await call('POST', '/api/payments/cancel-subscription', user.token);
+    expect(none.statusCode).toBe(404);
+    expect(none.json().code).toBe('no_subscription');
+    await buy(user, 'Developer');
+    const res = await call('POST', '/api/payments/cancel-subscription', user.token);
+    expect(res.json().subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+  });
+
+  describe('admin payments', () => {
+    it('filters by email, plan and dates, with the total of what matched, and only for admins', async () => {
+      const admin = await adminToken(t.app);
+      const carol = await registerUser(t.app, { name: 'Carol Admin-Filter' });
+      const dave = await registerUser(t.app);
+      await buy(carol, 'Developer');
+      await buy(carol, 'Business', 'annual');
+      await buy(dave, 'Developer');
+      const list = async (query: string) =>
+        (await call('GET', `/api/admin/payments?${query}`, admin)).json();
+
+      const byEmail = await list(`email=${encodeURIComponent(carol.email)}`);
+      expect(byEmail.payments).toHaveLength(2);
+      expect(byEmail.total).toBe(499 + 6710);
+      expect(byEmail.payments[0].userId).toMatchObject({
+        name: 'Carol Admin-Filter',
+        email: carol.email,
+      });
+
+      const byPlan = await list(`email=${encodeURIComponent(carol.email)}&plan=Developer`);
+      expect(byPlan).toMatchObject({ total: 499 });
+      const today = new Date().toISOString().slice(0, 10);
+      expect(
+        (await list(`email=${encodeURIComponent(dave.email)}&from=${today}&to=${today}`)).total,
+      ).toBe(499);
+      expect(
+        (await list(`email=${encodeURIComponent(dave.email)}&to=2000-01-01`)).payments,
+      ).toEqual([]);
+      // A wildcard typed into the filter matches itself only.
+      expect((await list('email=%25')).payments).toEqual([]);
+
+      expect((await call('GET', '/api/admin/payments', carol.token)).statusCode).toBe(403);
+      expect((await call('GET', '/api/admin/payments?from=yesterday', admin)).statusCode).toBe(400);
+    });
+  });
+
+  it('says payments are in test mode', async () => {
+    const res = await t.app.inject({ url: '/api/payments/mode' });
+    expect(res.json()).toEqual({ provider: 'sandbox', testMode: true });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/subscriptions/webhook', payload: {} }))
+        .statusCode,
+    ).toBe(404);
+  });
+});
