@@ -4,11 +4,12 @@ import type { PaymentProvider } from './payment-provider.js';
  * The built-in test provider: checkout is a page of this app (/sandbox/checkout/:id) that takes
  * test cards only. No money moves; every page of it says so.
  */
-export function sandboxProvider(publicUrl: string): PaymentProvider {
+export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
+    // Relative: the page is on whichever address the user reached this app by.
     async createCheckout({ sessionId }) {
-      return { url: `${publicUrl}/sandbox/checkout/${sessionId}` };
+      return { url: `/sandbox/checkout/${sessionId}` };
     },
     // Sandbox periods are bought one at a time; there is nothing to stop.
     async cancelAtPeriodEnd() {},

@@ -39,7 +39,7 @@ export function createServices({ config, database }: AppContext) {
       : undefined;
   const provider = stripe
     ? stripeProvider({ secretKey: stripeSecretKey!, publicUrl: config.publicUrl }, stripe)
-    : sandboxProvider(config.publicUrl);
+    : sandboxProvider();
   return {
     users,
     accounts: accountService(users, tokens),
@@ -54,7 +54,6 @@ export function createServices({ config, database }: AppContext) {
       subscriptions,
       payments,
       provider,
-      publicUrl: config.publicUrl,
     }),
     stripe: stripe && {
       client: stripe,

@@ -6,6 +6,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { SignupPage } from '../features/auth/signup-page';
 import { HomePage } from '../features/home/home-page';
 import { PlansPage } from '../features/plans/plans-page';
+import { PaymentCancelPage, PaymentSuccessPage } from '../features/billing/payment-result-pages';
 import { plannedRoutes } from '../features/placeholder/planned-routes';
 import { FullPageSpinner, Guard, VisitorOnly } from './guards';
 import { AppLayout } from './layout/app-layout';
@@ -69,6 +70,22 @@ const MemePage = lazy(() =>
 );
 const BlurFacePage = lazy(() =>
   import('../features/tools/blur-face/blur-face-page').then((m) => ({ default: m.BlurFacePage })),
+);
+const SubscribePage = lazy(() =>
+  import('../features/billing/subscribe-page').then((m) => ({ default: m.SubscribePage })),
+);
+const SandboxCheckoutPage = lazy(() =>
+  import('../features/billing/sandbox-checkout-page').then((m) => ({
+    default: m.SandboxCheckoutPage,
+  })),
+);
+const PaymentHistoryPage = lazy(() =>
+  import('../features/billing/payment-history-page').then((m) => ({
+    default: m.PaymentHistoryPage,
+  })),
+);
+const AdminPaymentsPage = lazy(() =>
+  import('../features/admin/admin-payments-page').then((m) => ({ default: m.AdminPaymentsPage })),
 );
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
@@ -143,6 +160,12 @@ export const router = createBrowserRouter([
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
       { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
       { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },
+      { path: '/admin/payment-history', element: guarded('admin', <AdminPaymentsPage />) },
+      { path: '/subscribe', element: guarded('signed-in', <SubscribePage />) },
+      { path: '/sandbox/checkout/:id', element: guarded('signed-in', <SandboxCheckoutPage />) },
+      { path: '/payment-history', element: guarded('user', <PaymentHistoryPage />) },
+      { path: '/success', element: <PaymentSuccessPage /> },
+      { path: '/cancel', element: <PaymentCancelPage /> },
       ...plannedRoutes(Object.keys(TOOL_PAGES)).map(({ path, access, element }) => ({
         path,
         element: access === 'public' ? element : <Guard access={access}>{element}</Guard>,

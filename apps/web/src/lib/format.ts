@@ -30,3 +30,26 @@ export function formatBytes(bytes: number): string {
   const digits = unit === 0 || value >= 10 ? 0 : 1;
   return `${new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
 }
+
+/** A day in numbers, in the language's order: 25-11-2026, 25/11/2026, 2026/11/25… */
+export function formatDay(iso: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).format(new Date(iso));
+}
+
+/** A day and a time to the minute, in the language's own way (spec: DD-MM-YYYY hh:mm A). */
+export function formatDayTime(iso: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+}
+
+/** Cents as money: 499 → $4.99 (spec: amounts are stored in minor units). */
+export const formatCents = (cents: number) => formatMoney(cents / 100);

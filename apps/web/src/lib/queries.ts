@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Plan, SubscriptionStatus, UserStats } from '@refract/contracts';
+import type { PaymentMode, Plan, SubscriptionStatus, UserStats } from '@refract/contracts';
 import { api } from './api';
 import { useSession } from './session/session-context';
 
@@ -26,5 +26,14 @@ export function useSubscriptionStatus() {
     queryKey: ['subscription-status', user?._id],
     queryFn: () => api<SubscriptionStatus>('/api/payments/subscription-status'),
     enabled: Boolean(user && !user.isAdmin),
+  });
+}
+
+/** Which provider takes payments; the sandbox is test mode, and the app says so. */
+export function usePaymentMode() {
+  return useQuery({
+    queryKey: ['payment-mode'],
+    queryFn: () => api<PaymentMode>('/api/payments/mode'),
+    staleTime: Infinity,
   });
 }

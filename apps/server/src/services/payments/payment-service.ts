@@ -62,7 +62,6 @@ export function paymentService(deps: {
   subscriptions: SubscriptionsRepository;
   payments: PaymentsRepository;
   provider: PaymentProvider;
-  publicUrl: string;
 }) {
   const { plans, subscriptions, payments, provider } = deps;
 
@@ -94,7 +93,7 @@ export function paymentService(deps: {
             anchorDate: new Date(),
             endDate: NO_END,
           });
-        return { url: `${deps.publicUrl}/dashboard` };
+        return { url: '/dashboard' };
       }
       const sessionId = randomUUID();
       await payments.createCheckout({

@@ -8,6 +8,7 @@ import { StatCard } from '../../components/stat-card';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useUserStats } from '../../lib/queries';
 import { useSession } from '../../lib/session/session-context';
+import { SubscriptionPanel } from './subscription-panel';
 import { UsageList } from './usage-list';
 
 export function DashboardPage() {
@@ -36,6 +37,7 @@ export function DashboardPage() {
           </Group>
         }
       />
+      <SubscriptionPanel />
       <QueryState query={stats}>
         {(s) => {
           return (

@@ -2,15 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { TOOLS } from '@refract/contracts';
 import { PlannedPage } from '../../components/planned-page';
 
-type PageKey =
-  | 'subscribe'
-  | 'success'
-  | 'cancel'
-  | 'paymentHistory'
-  | 'adminPayments'
-  | 'terms'
-  | 'privacy'
-  | 'refund';
+type PageKey = 'terms' | 'privacy' | 'refund';
 
 /** A page that later issues fill; until then it names what it will hold. */
 export function PlannedScreen({ page }: { page: PageKey }) {
@@ -31,15 +23,6 @@ export const plannedRoutes = (
   /** Tools whose real pages the router already has. */
   builtTools: readonly string[],
 ): { path: string; access: RouteAccess; element: React.ReactElement }[] => [
-  { path: '/subscribe', access: 'signed-in', element: <PlannedScreen page="subscribe" /> },
-  { path: '/success', access: 'public', element: <PlannedScreen page="success" /> },
-  { path: '/cancel', access: 'public', element: <PlannedScreen page="cancel" /> },
-  { path: '/payment-history', access: 'user', element: <PlannedScreen page="paymentHistory" /> },
-  {
-    path: '/admin/payment-history',
-    access: 'admin',
-    element: <PlannedScreen page="adminPayments" />,
-  },
   { path: '/terms-conditions', access: 'public', element: <PlannedScreen page="terms" /> },
   { path: '/privacy-policy', access: 'public', element: <PlannedScreen page="privacy" /> },
   { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },

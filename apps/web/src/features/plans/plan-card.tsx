@@ -15,6 +15,7 @@ export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
   const target = user ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
   return (
     <Card
+      data-testid="plan-card"
       withBorder
       radius="lg"
       padding="lg"

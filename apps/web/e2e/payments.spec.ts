@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { expect, overflowsHorizontally, test } from './fixtures';
+import { field, logInAsAdmin, signUp, uniqueEmail } from './helpers';
+
+/** For looking at, not for comparing: they are not committed. */
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
+
+async function choosePlan(page: Page, plan: 'Developer' | 'Business', cycle: 'Monthly' | 'Annual') {
+  await page.goto('/plans');
+  const card = page.locator('[data-testid="plan-card"]', { hasText: plan });
+  await card.getByRole('link', { name: 'Select' }).click();
+  await expect(page).toHaveURL(/\/subscribe\?planId=/);
+  await expect(page.getByRole('heading', { name: plan })).toBeVisible();
+  await page.getByText(cycle, { exact: false }).first().click();
+}
+
+async function payWith(page: Page, cardNumber: string) {
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await expect(page.getByText('Payments are in test mode').first()).toBeVisible();
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Ada Lovelace');
+  await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+test('a whole sandbox purchase: plans, subscribe, card, success, then Developer with 10 uses', async ({
+  strictPage: page,
+}) => {
+  const email = uniqueEmail();
+  await signUp(page, email, 'purchase password 1');
+  await expect(page.getByRole('banner').getByText('Test mode')).toBeVisible();
+  await choosePlan(page, 'Developer', 'Monthly');
+  await page.getByRole('button', { name: 'Pay $4.99' }).click();
+  await payWith(page, '4242 4242 4242 4242');
+
+  await expect(page).toHaveURL(/\/success$/);
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await expect(page.getByText(/Taking you to your dashboard in \d s/)).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 10_000 });
+  await expect(page.getByText('Developer', { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId('usage-modify-rotate')).toHaveText('0 of 10 used');
+
+  await page.goto('/payment-history');
+  await page.getByRole('button', { name: /\$4\.99/ }).click();
+  await expect(page.getByText('VISA ending in 4242')).toBeVisible();
+  await expect(page.getByText('Ada Lovelace')).toBeVisible();
+
+  // Cancel from the dashboard: it stays until the end of the period.
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByText(/is cancelled and ends on/)).toBeVisible();
+});
+
+test('an annual purchase, and a declined card that goes to /cancel', async ({ page }) => {
+  await signUp(page, uniqueEmail(), 'annual password 1');
+  await choosePlan(page, 'Business', 'Annual');
+  await expect(page.getByText('Save 20% with annual billing')).toBeVisible();
+  await page.getByRole('button', { name: 'Pay $67.10' }).click();
+  await payWith(page, '4000 0000 0000 0002');
+  await expect(page).toHaveURL(/\/cancel$/);
+  await expect(page.getByText('nothing was charged')).toBeVisible();
+
+  await choosePlan(page, 'Business', 'Annual');
+  await page.getByRole('button', { name: 'Pay $67.10' }).click();
+  // Another number is refused on the form, and the checkout stays open for the right card.
+  await payWith(page, '4111 1111 1111 1111');
+  await expect(page.getByRole('alert')).toContainText('This card was not accepted');
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/success$/);
+  await page.goto('/payment-history');
+  await expect(page.getByText('Annual · Business')).toBeVisible();
+});
+
+test('an admin filters payments and sees the total collected', async ({ strictPage: page }) => {
+  const email = uniqueEmail();
+  await signUp(page, email, 'admin filter password 1');
+  await choosePlan(page, 'Developer', 'Monthly');
+  await page.getByRole('button', { name: 'Pay $4.99' }).click();
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/success$/);
+  await page.evaluate(() => localStorage.removeItem('token'));
+
+  await logInAsAdmin(page);
+  await page.goto('/admin/payment-history');
+  await field(page, 'User email').fill(email);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('$4.99').first()).toBeVisible();
+  await expect(page.getByText(email).first()).toBeVisible();
+  await field(page, 'User email').fill('nobody-at-all@example.com');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No payments match these filters.')).toBeVisible();
+});
+
+for (const width of [375, 1280]) {
+  for (const language of ['en', 'ar']) {
+    test(`payment pages fit at ${width}px in ${language}`, async ({ strictPage: page }) => {
+      await signUp(page, uniqueEmail(), 'layout payments 1');
+      await page.setViewportSize({ width, height: 900 });
+      if (language === 'ar') {
+        await page.getByRole('button', { name: 'Language' }).click();
+        await page.getByRole('radio', { name: 'العربية' }).check();
+        await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      }
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.goto('/plans');
+      await page
+        .locator('[data-testid="plan-card"]', { hasText: 'Developer' })
+        .getByRole('link')
+        .click();
+      await expect(page).toHaveURL(/\/subscribe/);
+      const pay = page.getByRole('button', { name: language === 'en' ? 'Pay $4.99' : /ادفع/ });
+      await expect(pay).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/subscribe-${language}-${width}.png`,
+        fullPage: true,
+      });
+      await pay.click();
+      await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+      await expect(page.locator('input[autocomplete="cc-number"]')).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/checkout-${language}-${width}.png`,
+        fullPage: true,
+      });
+    });
+  }
+}

@@ -1,0 +1,135 @@
+import {
+  Button,
+  Container,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import type { SandboxCheckout } from '@refract/contracts';
+import { ErrorAlert } from '../../components/error-alert';
+import { QueryState } from '../../components/query-state';
+import { TestModeBanner } from '../../components/test-mode-notice';
+import { api } from '../../lib/api';
+import { formatCents } from '../../lib/format';
+import { useErrorMessage } from '../../lib/use-error-message';
+
+/** Groups of four as the user types: 4242 4242 4242 4242. */
+const spaced = (value: string) =>
+  value
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** The sandbox provider's checkout: test cards only, clearly in test mode. */
+export function SandboxCheckoutPage() {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const { id = '' } = useParams();
+  const [card, setCard] = useState({ cardNumber: '', expiry: '', cvc: '', name: '' });
+  const checkout = useQuery({
+    queryKey: ['sandbox-checkout', id],
+    queryFn: () => api<SandboxCheckout>(`/api/sandbox/checkout/${encodeURIComponent(id)}`),
+  });
+  const pay = useMutation({
+    mutationFn: () =>
+      api<{ redirect: '/success' | '/cancel' }>(
+        `/api/sandbox/checkout/${encodeURIComponent(id)}/pay`,
+        { body: card },
+      ),
+    onSuccess: ({ redirect }) => navigate(redirect, { replace: true }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    pay.mutate();
+  }
+
+  const field = (key: keyof typeof card) => ({
+    value: card[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+      const value = e.currentTarget.value;
+      setCard((c) => ({ ...c, [key]: key === 'cardNumber' ? spaced(value) : value }));
+    },
+    required: true,
+  });
+
+  return (
+    <Container size="xs" py="xl">
+      <TestModeBanner />
+      <QueryState query={checkout}>
+        {(c) => (
+          <Paper
+            withBorder
+            radius="lg"
+            p={{ base: 'md', sm: 'xl' }}
+            component="form"
+            onSubmit={submit}
+          >
+            <Stack>
+              <Title order={1} size="h2">
+                {t('billing.checkout.title')}
+              </Title>
+              <Group justify="space-between">
+                <Text>
+                  {c.plan.name} · {t(`billing.${c.billingType}`)}
+                </Text>
+                <Text fw={700} size="lg">
+                  {formatCents(c.amount)}
+                </Text>
+              </Group>
+              {c.status !== 'open' ? (
+                <ErrorAlert message={t('errors.checkout_closed')} />
+              ) : (
+                <>
+                  <TextInput
+                    label={t('billing.checkout.cardNumber')}
+                    inputMode="numeric"
+                    autoComplete="cc-number"
+                    placeholder="4242 4242 4242 4242"
+                    {...field('cardNumber')}
+                  />
+                  <SimpleGrid cols={2}>
+                    <TextInput
+                      label={t('billing.checkout.expiry')}
+                      autoComplete="cc-exp"
+                      placeholder="12/30"
+                      {...field('expiry')}
+                    />
+                    <TextInput
+                      label={t('billing.checkout.cvc')}
+                      inputMode="numeric"
+                      autoComplete="cc-csc"
+                      placeholder="123"
+                      {...field('cvc')}
+                    />
+                  </SimpleGrid>
+                  <TextInput
+                    label={t('billing.checkout.name')}
+                    autoComplete="cc-name"
+                    {...field('name')}
+                  />
+                  <Text size="sm" c="dimmed">
+                    {t('billing.checkout.testCards')}
+                  </Text>
+                  <ErrorAlert message={pay.error ? errorMessage(pay.error) : null} />
+                  <Button type="submit" size="md" loading={pay.isPending || pay.isSuccess}>
+                    {t('billing.subscribe.pay', { price: formatCents(c.amount) })}
+                  </Button>
+                </>
+              )}
+            </Stack>
+          </Paper>
+        )}
+      </QueryState>
+    </Container>
+  );
+}

@@ -1,0 +1,120 @@
+import {
+  Button,
+  Container,
+  List,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { DEFAULT_PLAN_FEATURES, type BillingType, type Plan } from '@refract/contracts';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { QueryState } from '../../components/query-state';
+import { TestModeBanner } from '../../components/test-mode-notice';
+import { api } from '../../lib/api';
+import { formatMoney } from '../../lib/format';
+import { useErrorMessage } from '../../lib/use-error-message';
+
+/** /subscribe?planId=…: the plan, monthly or annual, and a pay button that goes to checkout. */
+export function SubscribePage() {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const [params] = useSearchParams();
+  const planId = params.get('planId') ?? '';
+  const [billingType, setBillingType] = useState<BillingType>('monthly');
+  const plan = useQuery({
+    queryKey: ['plan', planId],
+    queryFn: () => api<Plan>(`/api/subscriptions/plans/${encodeURIComponent(planId)}`),
+    enabled: planId !== '',
+  });
+  const checkout = useMutation({
+    mutationFn: () =>
+      api<{ url: string }>('/api/subscriptions/create-checkout-session', {
+        body: { planId, billingType },
+      }),
+    // The provider's page (or, for a free plan, the dashboard) takes it from here.
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+
+  if (!planId) return <ErrorAlert message={t('billing.subscribe.planNotLoaded')} />;
+  return (
+    <Container size="sm" py="xl">
+      <PageHeader title={t('pages.subscribe.title')} />
+      <TestModeBanner />
+      <QueryState query={plan}>
+        {(p) => {
+          const price = billingType === 'annual' ? p.annualFee : p.monthlyFee;
+          const saving =
+            p.monthlyFee > 0 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
+          return (
+            <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+              <Stack>
+                <Title order={2}>{p.name}</Title>
+                <SegmentedControl
+                  aria-label={t('billing.subscribe.cycle')}
+                  value={billingType}
+                  onChange={(value) => setBillingType(value as BillingType)}
+                  data={[
+                    {
+                      value: 'monthly',
+                      label: `${t('billing.monthly')} · ${t('billing.perMonth', { price: formatMoney(p.monthlyFee) })}`,
+                    },
+                    {
+                      value: 'annual',
+                      label: `${t('billing.annual')} · ${t('billing.perYear', { price: formatMoney(p.annualFee) })}`,
+                    },
+                  ]}
+                  fullWidth
+                  orientation="vertical"
+                />
+                {saving > 0 && (
+                  <Text size="sm" c="teal" fw={600}>
+                    {t('billing.subscribe.save', { percent: saving })}
+                  </Text>
+                )}
+                <List
+                  spacing="xs"
+                  icon={
+                    <ThemeIcon size={20} radius="xl" color="teal">
+                      <IconCheck size={14} aria-hidden />
+                    </ThemeIcon>
+                  }
+                >
+                  {p.features.map((feature) => (
+                    <List.Item key={feature}>
+                      {/* The server's default line is English; show it in the user's language. */}
+                      {feature === DEFAULT_PLAN_FEATURES[0]
+                        ? t('plans.allServicesIncluded')
+                        : feature}
+                    </List.Item>
+                  ))}
+                </List>
+                <ErrorAlert message={checkout.error ? errorMessage(checkout.error) : null} />
+                <Button
+                  size="md"
+                  loading={checkout.isPending || checkout.isSuccess}
+                  onClick={() => checkout.mutate()}
+                >
+                  {t('billing.subscribe.pay', { price: formatMoney(price) })}
+                </Button>
+                {(checkout.isPending || checkout.isSuccess) && (
+                  <Text size="sm" c="dimmed" role="status">
+                    {t('billing.subscribe.redirecting')}
+                  </Text>
+                )}
+              </Stack>
+            </Paper>
+          );
+        }}
+      </QueryState>
+    </Container>
+  );
+}
