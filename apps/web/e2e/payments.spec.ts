@@ -31,7 +31,9 @@ test('a whole sandbox purchase: plans, subscribe, card, success, then Developer 
 }) => {
   const email = uniqueEmail();
   await signUp(page, email, 'purchase password 1');
-  await expect(page.getByRole('banner').getByText('Test mode')).toBeVisible();
+  await expect(
+    page.getByRole('banner').getByText(/^Test mode: payments are simulated/),
+  ).toBeVisible();
   await choosePlan(page, 'Developer', 'Monthly');
   await page.getByRole('button', { name: 'Pay $4.99' }).click();
   await payWith(page, '4242 4242 4242 4242');

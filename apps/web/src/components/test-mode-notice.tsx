@@ -1,17 +1,20 @@
-import { Badge, Group, Paper, Text } from '@mantine/core';
+import { Group, Paper, Text } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { usePaymentMode } from '../lib/queries';
 
-/** A small badge for the header while the sandbox takes payments. */
-export function TestModeBadge() {
+/** A thin strip above the header, on every page, while the sandbox takes payments. */
+export function TestModeStrip() {
   const { t } = useTranslation();
   const mode = usePaymentMode();
   if (!mode.data?.testMode) return null;
   return (
-    <Badge color="yellow" variant="light" leftSection={<IconFlask size={12} aria-hidden />}>
-      {t('billing.testMode.badge')}
-    </Badge>
+    <Group bg="yellow.1" justify="center" gap={6} py={2} px="sm" wrap="nowrap">
+      <IconFlask size={14} aria-hidden style={{ flexShrink: 0 }} />
+      <Text size="xs" fw={600} ta="center">
+        {t('billing.testMode.strip')}
+      </Text>
+    </Group>
   );
 }
 

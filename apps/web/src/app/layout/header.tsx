@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../lib/session/session-context';
-import { TestModeBadge } from '../../components/test-mode-notice';
+import { TestModeStrip } from '../../components/test-mode-notice';
 import { FeaturesMenu } from './features-menu';
 import { LanguageSelector } from './language-selector';
 import { useNavItems, type NavItem } from './nav-items';
@@ -61,6 +61,7 @@ export function Header() {
 
   return (
     <Box component="header" className={classes.header}>
+      <TestModeStrip />
       <Container size="lg" className={classes.bar}>
         <Group gap="lg" wrap="nowrap">
           <Link to="/" className={classes.logo}>
@@ -81,7 +82,6 @@ export function Header() {
           </Group>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <TestModeBadge />
           <LanguageSelector />
           {!nav.signedIn && !nav.loading && (
             <Button component={Link} to="/signup" visibleFrom="md">
