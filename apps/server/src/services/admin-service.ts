@@ -1,3 +1,4 @@
+import type { PaymentsRepository } from '../db/repositories/payments-repository.js';
 import type { PlansRepository } from '../db/repositories/plans-repository.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { UsageRepository } from '../db/repositories/usage-repository.js';
@@ -10,16 +11,19 @@ export function adminService(
   plans: PlansRepository,
   subscriptions: SubscriptionsRepository,
   usage: UsageRepository,
+  payments: PaymentsRepository,
 ) {
   return {
     async dashboardStats() {
       const now = new Date();
-      const [total, activeByPlan, featureUsage, developer, business] = await Promise.all([
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const [total, activeByPlan, featureUsage, developer, business, cents] = await Promise.all([
         users.count(),
         subscriptions.countActiveByPlan(now),
         usage.totalsByService(),
         plans.findBySlug('developer'),
         plans.findBySlug('business'),
+        payments.sumSince(monthStart.toISOString()),
       ]);
       const activeOn = (id?: string) => (id ? (activeByPlan.get(id) ?? 0) : 0);
       return {
@@ -30,8 +34,8 @@ export function adminService(
         },
         activeSubscriptions: [...activeByPlan.values()].reduce((a, b) => a + b, 0),
         featureUsage,
-        // Payments arrive with the payments issue; until then nothing has been collected.
-        monthlyRevenue: 0,
+        // Dollars collected in the current calendar month (UTC).
+        monthlyRevenue: cents / 100,
       };
     },
 

@@ -47,7 +47,7 @@ export function createServices({ config, database }: AppContext) {
     // Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
     quotas: quotaService(plans, subscriptions, usage),
-    admin: adminService(users, plans, subscriptions, usage),
+    admin: adminService(users, plans, subscriptions, usage, payments),
     payments: paymentService({
       db: database.db,
       plans,

@@ -75,6 +75,16 @@ export function paymentsRepository(db: Kysely<Database>) {
       return query.orderBy('payments.created_at', 'desc').execute();
     },
 
+    /** Cents collected since `since` (an ISO time). */
+    async sumSince(since: string) {
+      const row = await db
+        .selectFrom('payments')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('cents'))
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.cents);
+    },
+
     async wasEventProcessed(id: string) {
       const row = await db
         .selectFrom('processed_events')

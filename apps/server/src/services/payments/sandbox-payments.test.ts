@@ -235,6 +235,12 @@ describeEachDatabase('sandbox payments', (kind) => {
       // A wildcard typed into the filter matches itself only.
       expect((await list('email=%25')).payments).toEqual([]);
 
+      // The admin dashboard's revenue is this month's payments, in dollars.
+      const all = await list('');
+      const stats = (await call('GET', '/api/admin/dashboard/stats', admin)).json();
+      expect(stats.monthlyRevenue).toBeCloseTo(all.total / 100, 2);
+      expect(all.total).toBeGreaterThanOrEqual(499 + 6710 + 499);
+
       expect((await call('GET', '/api/admin/payments', carol.token)).statusCode).toBe(403);
       expect((await call('GET', '/api/admin/payments?from=yesterday', admin)).statusCode).toBe(400);
     });
