@@ -42,6 +42,9 @@ export const ERROR_CODES = [
   'already_compact',
   'job_cancelled',
   'job_not_finished',
+  'api_key_not_allowed',
+  'invalid_api_key',
+  'api_key_limit_reached',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -9,3 +9,4 @@ export * from './formats.js';
 export * from './html-to-image.js';
 export * from './media.js';
 export * from './editors.js';
+export * from './api-keys.js';

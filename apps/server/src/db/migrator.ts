@@ -3,6 +3,7 @@ import * as m001 from './migrations/001-app-settings.js';
 import * as m002 from './migrations/002-accounts.js';
 import * as m003 from './migrations/003-plans-and-quotas.js';
 import * as m004 from './migrations/004-jobs.js';
+import * as m005 from './migrations/005-api-keys.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002-accounts': m002,
   '003-plans-and-quotas': m003,
   '004-jobs': m004,
+  '005-api-keys': m005,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -100,6 +100,16 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
@@ -110,4 +120,5 @@ export interface Database {
   usage_counters: UsageCountersTable;
   usage_events: UsageEventsTable;
   jobs: JobsTable;
+  api_keys: ApiKeysTable;
 }

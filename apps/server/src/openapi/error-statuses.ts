@@ -1,0 +1,48 @@
+import type { ErrorCode } from '@refract/contracts';
+
+/**
+ * The HTTP status each error code is answered with, for the OpenAPI document. A Record, so a
+ * new code cannot be added to the contracts without saying here how it is answered.
+ */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  validation_failed: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  unauthorized: 401,
+  forbidden: 403,
+  too_many_requests: 429,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  service_unavailable: 503,
+  invalid_email: 400,
+  email_taken: 409,
+  weak_password: 400,
+  invalid_credentials: 401,
+  email_not_found: 404,
+  incorrect_answers: 400,
+  invalid_reset_token: 400,
+  invalid_language: 400,
+  unknown_service: 400,
+  quota_exceeded: 403,
+  plan_name_taken: 409,
+  plan_in_use: 409,
+  plan_protected: 409,
+  file_too_large: 413,
+  no_file: 400,
+  invalid_image: 422,
+  image_too_large: 422,
+  unsupported_output_format: 422,
+  processing_timeout: 504,
+  processing_failed: 500,
+  empty_html: 400,
+  render_timeout: 504,
+  engine_unavailable: 503,
+  server_busy: 503,
+  already_compact: 422,
+  job_cancelled: 409,
+  job_not_finished: 409,
+  api_key_not_allowed: 403,
+  invalid_api_key: 401,
+  api_key_limit_reached: 409,
+};
