@@ -8,6 +8,7 @@ import { StatCard } from '../../components/stat-card';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useUserStats } from '../../lib/queries';
 import { useSession } from '../../lib/session/session-context';
+import { ApiKeysSection } from './api-keys-section';
 import { UsageList } from './usage-list';
 
 export function DashboardPage() {
@@ -81,6 +82,7 @@ export function DashboardPage() {
           );
         }}
       </QueryState>
+      <ApiKeysSection />
     </Container>
   );
 }
