@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import {
   serializerCompiler,
@@ -10,6 +10,8 @@ import type { AppContext } from './app-context.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { apiKeyRoutes } from './routes/keys/api-key-routes.js';
 import { authRoutes } from './routes/auth/auth-routes.js';
 import { passwordRecoveryRoutes } from './routes/auth/password-recovery-routes.js';
 import { healthRoutes } from './routes/health/health-routes.js';
@@ -36,12 +38,27 @@ const REDACTED = [
   'req.headers.cookie',
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
+  // @fastify/multipart logs the request's headers at trace level when it parses an upload.
+  'busboyOptions.headers.authorization',
+  'busboyOptions.headers.cookie',
+  'busboyOptions.headers["x-api-key"]',
 ];
 
-export async function buildApp(context: AppContext) {
+export interface BuildOptions {
+  /** Where the log goes (stdout when unset); tests read it to check what it holds. */
+  logStream?: { write(line: string): void };
+  /** Told of every route as it is added (tests compare them with the OpenAPI document). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(context: AppContext, options: BuildOptions = {}) {
   const { config } = context;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
     // Keep a caller's request id when it is well formed, so logs can be joined across services.
     genReqId: (req) => {
@@ -51,6 +68,7 @@ export async function buildApp(context: AppContext) {
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -89,9 +107,11 @@ export async function buildApp(context: AppContext) {
     );
   }
   const guards = registerAuth(app, services);
+  await registerOpenApi(app, guards, context.version);
   await app.register(authRoutes(services, guards));
   await app.register(passwordRecoveryRoutes(services));
   await app.register(userRoutes(services, guards));
+  await app.register(apiKeyRoutes(services, guards));
   await app.register(planRoutes(services, guards));
   await app.register(adminRoutes(services));
   await app.register(paymentRoutes(config, services, guards));

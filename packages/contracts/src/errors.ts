@@ -47,6 +47,9 @@ export const ERROR_CODES = [
   'checkout_closed',
   'invalid_signature',
   'no_subscription',
+  'api_key_not_allowed',
+  'invalid_api_key',
+  'api_key_limit_reached',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,3 +10,4 @@ export * from './html-to-image.js';
 export * from './media.js';
 export * from './editors.js';
 export * from './payments.js';
+export * from './api-keys.js';

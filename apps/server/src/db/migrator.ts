@@ -3,6 +3,7 @@ import * as m001 from './migrations/001-app-settings.js';
 import * as m002 from './migrations/002-accounts.js';
 import * as m003 from './migrations/003-plans-and-quotas.js';
 import * as m004 from './migrations/004-jobs.js';
+import * as m005 from './migrations/005-api-keys.js';
 import * as m006 from './migrations/006-payments.js';
 
 /** Migrations live in code, in order; names never change once released. */
@@ -11,7 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-accounts': m002,
   '003-plans-and-quotas': m003,
   '004-jobs': m004,
-  // 005 is the API keys' migration.
+  '005-api-keys': m005,
   '006-payments': m006,
 };
 

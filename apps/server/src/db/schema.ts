@@ -140,6 +140,16 @@ export interface ProcessedEventsTable {
   processed_at: string;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
@@ -153,4 +163,5 @@ export interface Database {
   checkout_sessions: CheckoutSessionsTable;
   payments: PaymentsTable;
   processed_events: ProcessedEventsTable;
+  api_keys: ApiKeysTable;
 }

@@ -1,8 +1,8 @@
-import type { QuotaStatus } from '@refract/contracts';
+import { UNLIMITED, type QuotaStatus } from '@refract/contracts';
 
 /**
- * Where the caller stands, on every metered answer (success or quota_exceeded): limit
- * (-1: unlimited), uses remaining, and when the period resets.
+ * Where the caller stands, on every metered answer (success, quota_exceeded, or a failure whose
+ * use was given back): limit (-1: unlimited), uses remaining, and when the period resets.
  */
 export function quotaHeaders(status: QuotaStatus): Record<string, string> {
   return {
@@ -10,4 +10,11 @@ export function quotaHeaders(status: QuotaStatus): Record<string, string> {
     'x-quota-remaining': String(status.remaining),
     'x-quota-reset': status.resetsAt,
   };
+}
+
+/** The status once a held charge of `count` uses has been given back (the work failed). */
+export function givenBack(status: QuotaStatus, count = 1): QuotaStatus {
+  const used = Math.max(0, status.used - count);
+  const remaining = status.quota === UNLIMITED ? UNLIMITED : Math.max(0, status.quota - used);
+  return { ...status, used, remaining };
 }

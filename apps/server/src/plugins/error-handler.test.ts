@@ -18,6 +18,12 @@ describe('error envelope', () => {
     app.get('/api/test/app-error', async () => {
       throw new AppError(409, 'email_taken', 'That email is taken');
     });
+    app.get('/api/test/busy', async () => {
+      throw new AppError(503, 'engine_unavailable', 'No engine');
+    });
+    app.get('/api/test/slow-down', async () => {
+      throw new AppError(429, 'too_many_requests', 'Slow down', { 'retry-after': '7' });
+    });
     app.get('/api/test/crash', async () => {
       throw new Error('secret internals at /srv/app.ts:42');
     });
@@ -38,6 +44,16 @@ describe('error envelope', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/test/app-error' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ error: 'That email is taken', code: 'email_taken' });
+  });
+
+  it('gives every 429 and 503 a Retry-After, keeping one the thrower set', async () => {
+    const busy = await t.app.inject({ method: 'GET', url: '/api/test/busy' });
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBe('30');
+    const slow = await t.app.inject({ method: 'GET', url: '/api/test/slow-down' });
+    expect(slow.headers['retry-after']).toBe('7');
+    const fine = await t.app.inject({ method: 'GET', url: '/api/test/app-error' });
+    expect(fine.headers['retry-after']).toBeUndefined();
   });
 
   it('never leaks a stack trace or message on a 500', async () => {

@@ -24,8 +24,16 @@ function codeForStatus(status: number): ErrorCode {
   return status >= 500 ? 'internal_error' : 'validation_failed';
 }
 
+/** Seconds a client should wait when the thrower did not say: a busy server, a limit hit. */
+const DEFAULT_RETRY_AFTER: Record<number, string> = { 429: '60', 503: '30' };
+
 /** One envelope for every error: `{ error, code, details? }`, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance) {
+  // Every 429 and 503 tells the client when to come back, whichever part of the app answered.
+  app.addHook('onSend', async (_request, reply) => {
+    const retryAfter = DEFAULT_RETRY_AFTER[reply.statusCode];
+    if (retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
       reply.headers(err.headers);

@@ -5,7 +5,9 @@ import { plansRepository } from '../db/repositories/plans-repository.js';
 import { settingsRepository } from '../db/repositories/settings-repository.js';
 import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import { usageRepository } from '../db/repositories/usage-repository.js';
+import { apiKeysRepository } from '../db/repositories/api-keys-repository.js';
 import { adminService } from './admin-service.js';
+import { apiKeyService } from './api-key-service.js';
 import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
 import { accountService } from './account-service.js';
@@ -43,6 +45,7 @@ export function createServices({ config, database }: AppContext) {
   return {
     users,
     accounts: accountService(users, tokens),
+    apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     // Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
     plans: planService(plans, subscriptions, settingsRepository(database.db)),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config.js';
 import { detectEngines, type Engines } from '../media/engines.js';
 import { APP_VERSION } from '../app-context.js';
-import { buildApp, type App } from '../app.js';
+import { buildApp, type App, type BuildOptions } from '../app.js';
 import type { DatabaseKind } from '../db/database.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { TEST_ADMIN } from './accounts.js';
@@ -25,7 +25,7 @@ export async function createTestApp(
     engines?: Partial<Engines>;
     /** Another app's database (a restart); it stays open when this app closes. */
     database?: TestDatabase;
-  } = {},
+  } & BuildOptions = {},
 ): Promise<TestApp> {
   const env = options.env ?? {};
   const database = options.database ?? (await createTestDatabase(kind));
@@ -43,7 +43,10 @@ export async function createTestApp(
   });
   engines ??= detectEngines(config.engines);
   const found = { ...(await engines), ...options.engines };
-  const app = await buildApp({ config, database, engines: found, version: APP_VERSION });
+  const app = await buildApp(
+    { config, database, engines: found, version: APP_VERSION },
+    { logStream: options.logStream, onRoute: options.onRoute },
+  );
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -24,6 +24,7 @@ export function clampArea(area: BlurArea, width: number, height: number) {
 export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>> = {
   id: 'blurFace',
   path: '/api/blur-face',
+  summary: 'Blur areas of an image (faces)',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('blurFace').maxUploadBytes,

@@ -5,6 +5,7 @@ import { mediaTool } from './media-tool.js';
 export const compressAudioTool = mediaTool({
   id: 'compressAudio',
   path: '/api/audio/compress-audio',
+  summary: 'Compress audio to mp3 at a share of 320 kbps',
   fileField: 'audio',
   fields: compressAudioFieldsSchema,
   service: 'compress-audio',

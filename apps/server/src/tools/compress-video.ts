@@ -10,6 +10,7 @@ export const crfFor = (percentage: number) => Math.round(40 - ((percentage - 10)
 export const compressVideoTool = mediaTool({
   id: 'compressVideo',
   path: '/api/video/compress-video',
+  summary: 'Compress a video to h264 mp4',
   fileField: 'video',
   fields: compressVideoFieldsSchema,
   service: 'compress-video',

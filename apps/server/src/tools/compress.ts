@@ -10,6 +10,7 @@ type Fields = z.output<typeof compressFieldsSchema>;
 export const compressTool: ToolDefinition<Fields> = {
   id: 'compress',
   path: '/api/compress',
+  summary: 'Compress or resize an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('compress').maxUploadBytes,

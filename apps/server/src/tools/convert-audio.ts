@@ -4,6 +4,7 @@ import { mediaTool } from './media-tool.js';
 export const convertAudioTool = mediaTool({
   id: 'convertAudio',
   path: '/api/audio/convertaudio',
+  summary: 'Convert audio to another format',
   fileField: 'audio',
   fields: convertAudioFieldsSchema,
   service: 'convert-audio',

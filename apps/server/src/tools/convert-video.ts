@@ -4,6 +4,8 @@ import { mediaTool } from './media-tool.js';
 export const convertVideoTool = mediaTool({
   id: 'convertVideo',
   path: '/api/video/convert-video',
+  summary: 'Convert a video to another format, or extract its sound',
+  produces: ['video/*', 'audio/*'],
   fileField: 'video',
   fields: convertVideoFieldsSchema,
   service: 'convert-video',

@@ -11,6 +11,9 @@ export const convertTool: ToolDefinition<{
 }> = {
   id: 'convert',
   path: '/api/convert',
+  summary: 'Convert an image to another format',
+  produces: ['image/*', 'application/pdf', 'application/postscript', 'video/*'],
+  errors: ['unsupported_output_format'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('convert').maxUploadBytes,

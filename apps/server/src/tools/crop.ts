@@ -9,6 +9,7 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
   id: 'crop',
   path: '/api/crop',
+  summary: 'Crop an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('crop').maxUploadBytes,

@@ -12,6 +12,8 @@ import type { ToolDefinition } from './tool-definition.js';
 interface MediaToolSpec<Fields> {
   id: ToolId;
   path: string;
+  summary: string;
+  produces?: readonly string[];
   fileField: 'audio' | 'video';
   fields: ZodType<Fields>;
   service: Service;
@@ -29,6 +31,8 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
   return {
     id: spec.id,
     path: spec.path,
+    summary: spec.summary,
+    produces: spec.produces,
     fileField: spec.fileField,
     maxBytes: toolById(spec.id).maxUploadBytes,
     fields: spec.fields,

@@ -17,6 +17,7 @@ const BANDS = { white: '#ffffff', black: '#000000' } as const;
 export const memeTool: ToolDefinition<Fields> = {
   id: 'meme',
   path: '/api/meme',
+  summary: 'Add meme captions to an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('meme').maxUploadBytes,

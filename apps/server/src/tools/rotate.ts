@@ -7,6 +7,7 @@ import type { ToolDefinition } from './tool-definition.js';
 export const rotateTool: ToolDefinition<z.output<typeof rotateFieldsSchema>> = {
   id: 'rotate',
   path: '/api/rotate',
+  summary: 'Rotate an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('rotate').maxUploadBytes,

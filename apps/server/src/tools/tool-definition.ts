@@ -1,4 +1,4 @@
-import type { Service, ToolId } from '@refract/contracts';
+import type { ErrorCode, Service, ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
 import type { Engines } from '../media/engines.js';
@@ -30,6 +30,12 @@ export interface ToolContext<Fields> {
 export interface ToolDefinition<Fields = any> {
   id: ToolId;
   path: string;
+  /** One line for the API reference. */
+  summary: string;
+  /** The result's content types for the reference; by default image/*, audio/* or video/* by the upload. */
+  produces?: readonly string[];
+  /** Error codes of this tool alone, for the reference (the common ones are in openapi/route-docs.ts). */
+  errors?: readonly ErrorCode[];
   fileField: string;
   maxBytes: number;
   fields: ZodType<Fields>;

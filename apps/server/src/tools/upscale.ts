@@ -11,6 +11,7 @@ import type { ToolDefinition } from './tool-definition.js';
 export const upscaleTool: ToolDefinition<Record<string, never>> = {
   id: 'upscale',
   path: '/api/upscale',
+  summary: 'Upscale an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('upscale').maxUploadBytes,

@@ -12,6 +12,7 @@ const OUTLINE_RATIO = 1 / 20;
 export const watermarkTool: ToolDefinition<z.output<typeof watermarkFieldsSchema>> = {
   id: 'watermark',
   path: '/api/watermark',
+  summary: 'Add a text watermark to an image',
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('watermark').maxUploadBytes,

@@ -12,14 +12,25 @@ export const adminRoutes =
   async (app) => {
     app.get(
       '/api/admin/dashboard/stats',
-      { schema: { response: { 200: adminStatsSchema } } },
+      {
+        schema: {
+          summary: 'Users and feature usage',
+          tags: ['Admin'],
+          response: { 200: adminStatsSchema },
+        },
+      },
       async () => services.admin.dashboardStats(),
     );
 
     app.get(
       '/api/admin/users',
       {
-        schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersResponseSchema } },
+        schema: {
+          summary: 'A page of users',
+          tags: ['Admin'],
+          querystring: adminUsersQuerySchema,
+          response: { 200: adminUsersResponseSchema },
+        },
       },
       async (request) =>
         services.admin.listUsers(request.query.search || undefined, request.query.page),

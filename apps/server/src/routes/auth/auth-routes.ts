@@ -14,14 +14,30 @@ export const authRoutes =
   async (app) => {
     app.post(
       '/api/auth/register',
-      { schema: { body: registerBodySchema, response: { 201: authResponseSchema } } },
+      {
+        config: { errors: ['invalid_email', 'weak_password', 'email_taken'] },
+        schema: {
+          summary: 'Create an account',
+          tags: ['Account'],
+          body: registerBodySchema,
+          response: { 201: authResponseSchema },
+        },
+      },
       async (request, reply) =>
         reply.status(201).send(await services.accounts.register(request.body)),
     );
 
     app.post(
       '/api/auth/login',
-      { schema: { body: loginBodySchema, response: { 200: authResponseSchema } } },
+      {
+        config: { errors: ['invalid_credentials', 'too_many_requests'] },
+        schema: {
+          summary: 'Log in: a session token',
+          tags: ['Account'],
+          body: loginBodySchema,
+          response: { 200: authResponseSchema },
+        },
+      },
       async (request) => {
         const email = normalizeEmail(request.body.email);
         services.credentialAttempts.hit([`login:email:${email}`, `login:ip:${request.ip}`]);
@@ -31,7 +47,10 @@ export const authRoutes =
 
     app.get(
       '/api/auth/me',
-      { preHandler: guards.requireUser, schema: { response: { 200: userSchema } } },
+      {
+        preHandler: guards.requireUser,
+        schema: { summary: 'The signed-in user', tags: ['Account'], response: { 200: userSchema } },
+      },
       async (request) => toPublicUser(request.user!),
     );
   };

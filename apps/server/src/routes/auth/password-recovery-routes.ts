@@ -22,7 +22,15 @@ export const passwordRecoveryRoutes =
 
     app.post(
       `${prefix}/verify-email`,
-      { schema: { body: verifyEmailBodySchema, response: { 200: verifyEmailResponseSchema } } },
+      {
+        config: { errors: ['email_not_found', 'too_many_requests'] },
+        schema: {
+          summary: 'Password recovery, step 1: the security questions',
+          tags: ['Account'],
+          body: verifyEmailBodySchema,
+          response: { 200: verifyEmailResponseSchema },
+        },
+      },
       async (request) => {
         countAttempt('recover-email', request.body.email, request.ip);
         return services.recovery.questions(request.body.email);
@@ -31,7 +39,15 @@ export const passwordRecoveryRoutes =
 
     app.post(
       `${prefix}/verify-answers`,
-      { schema: { body: verifyAnswersBodySchema, response: { 200: verifyAnswersResponseSchema } } },
+      {
+        config: { errors: ['email_not_found', 'incorrect_answers', 'too_many_requests'] },
+        schema: {
+          summary: 'Password recovery, step 2: answers for a reset token',
+          tags: ['Account'],
+          body: verifyAnswersBodySchema,
+          response: { 200: verifyAnswersResponseSchema },
+        },
+      },
       async (request) => {
         countAttempt('recover-answers', request.body.email, request.ip);
         return services.recovery.verifyAnswers(request.body.email, request.body.answers);
@@ -40,7 +56,17 @@ export const passwordRecoveryRoutes =
 
     app.post(
       `${prefix}/reset`,
-      { schema: { body: resetPasswordBodySchema, response: { 200: messageResponseSchema } } },
+      {
+        config: {
+          errors: ['email_not_found', 'invalid_reset_token', 'weak_password', 'too_many_requests'],
+        },
+        schema: {
+          summary: 'Password recovery, step 3: a new password',
+          tags: ['Account'],
+          body: resetPasswordBodySchema,
+          response: { 200: messageResponseSchema },
+        },
+      },
       async (request) => {
         const { email, newPassword, resetToken } = request.body;
         countAttempt('recover-reset', email, request.ip);

@@ -5,7 +5,12 @@ import type { AppContext } from '../../app-context.js';
 export const healthRoutes =
   (context: AppContext, queue: 'local' | 'bullmq'): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/api/health', { schema: { response: { 200: healthSchema } } }, async () => {
+    const schema = {
+      summary: 'Whether the server and its engines are up',
+      tags: ['Reference'],
+      response: { 200: healthSchema },
+    };
+    app.get('/api/health', { schema }, async () => {
       const { engines, database, version } = context;
       return {
         status: engines.sharp.available ? ('ok' as const) : ('degraded' as const),

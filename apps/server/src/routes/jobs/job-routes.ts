@@ -18,16 +18,32 @@ const params = z.object({ id: z.string().max(64) });
 export const jobRoutes =
   (jobs: JobService, guards: AuthGuards): FastifyPluginAsyncZod =>
   async (app) => {
-    const owned = { preHandler: guards.requireUser };
+    const owned = { preHandler: guards.requireUserOrKey };
+    const tags = ['Jobs'];
 
     app.get(
       '/api/jobs/:id',
-      { ...owned, schema: { params, response: { 200: jobSchema } } },
+      {
+        ...owned,
+        config: { errors: ['not_found'] },
+        schema: { summary: "A job's state", tags, params, response: { 200: jobSchema } },
+      },
       async (request) => describeJob(await jobs.owned(request.user!, request.params.id)),
     );
 
     // Server-Sent Events: a `progress` event on every change, then one `end` event.
-    app.get('/api/jobs/:id/events', { ...owned, schema: { params } }, async (request, reply) => {
+    const events = {
+      ...owned,
+      config: {
+        errors: ['not_found'],
+        produces: {
+          contentTypes: ['text/event-stream'],
+          description: 'Server-Sent Events: `progress` (a job) on every change, then one `end`',
+        },
+      },
+      schema: { summary: "A job's progress, live", tags, params },
+    } as const;
+    app.get('/api/jobs/:id/events', events, async (request, reply) => {
       const job = await jobs.owned(request.user!, request.params.id);
       reply.hijack();
       reply.raw.writeHead(200, {
@@ -54,7 +70,18 @@ export const jobRoutes =
       }
     });
 
-    app.get('/api/jobs/:id/result', { ...owned, schema: { params } }, async (request, reply) => {
+    const result = {
+      ...owned,
+      config: {
+        errors: ['not_found', 'job_not_finished', 'job_cancelled', 'processing_failed'],
+        produces: {
+          contentTypes: ['audio/*', 'video/*'],
+          description: 'The finished file, as an attachment',
+        },
+      },
+      schema: { summary: "A finished job's file", tags, params },
+    } as const;
+    app.get('/api/jobs/:id/result', result, async (request, reply) => {
       const job = await jobs.owned(request.user!, request.params.id);
       if (job.status === 'failed' || job.status === 'cancelled') throw jobError(job);
       if (job.status !== 'done')
@@ -68,7 +95,11 @@ export const jobRoutes =
 
     app.delete(
       '/api/jobs/:id',
-      { ...owned, schema: { params, response: { 200: jobSchema } } },
+      {
+        ...owned,
+        config: { errors: ['not_found'] },
+        schema: { summary: 'Cancel a job', tags, params, response: { 200: jobSchema } },
+      },
       async (request) => {
         const job = await jobs.owned(request.user!, request.params.id);
         await jobs.cancel(job);

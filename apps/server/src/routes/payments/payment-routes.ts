@@ -17,9 +17,16 @@ import type { Services } from '../../services/services.js';
 export const paymentRoutes =
   (config: Config, services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
   async (app) => {
+    const tags = ['Payments'];
     app.get(
       '/api/payments/mode',
-      { schema: { response: { 200: paymentModeSchema } } },
+      {
+        schema: {
+          summary: 'Which provider takes payments',
+          tags,
+          response: { 200: paymentModeSchema },
+        },
+      },
       async () => ({
         provider: config.payments.provider,
         testMode: config.payments.provider === 'sandbox',
@@ -30,7 +37,13 @@ export const paymentRoutes =
       '/api/subscriptions/create-checkout-session',
       {
         preHandler: guards.requireUser,
-        schema: { body: checkoutBodySchema, response: { 200: checkoutResponseSchema } },
+        schema: {
+          summary: 'Start paying for a plan: the address to send the browser to',
+          tags,
+          body: checkoutBodySchema,
+          response: { 200: checkoutResponseSchema },
+        },
+        config: { errors: ['not_found', 'plan_not_purchasable'] },
       },
       async (request) =>
         services.payments.createCheckout(
@@ -42,13 +55,24 @@ export const paymentRoutes =
 
     app.get(
       '/api/payments/subscription-status',
-      { preHandler: guards.requireUser, schema: { response: { 200: subscriptionStatusSchema } } },
+      {
+        preHandler: guards.requireUser,
+        schema: { summary: 'Your subscription', tags, response: { 200: subscriptionStatusSchema } },
+      },
       async (request) => services.plans.subscriptionStatus(request.user!.id),
     );
 
     app.post(
       '/api/payments/cancel-subscription',
-      { preHandler: guards.requireUser, schema: { response: { 200: subscriptionStatusSchema } } },
+      {
+        preHandler: guards.requireUser,
+        schema: {
+          summary: 'Cancel at the end of the paid period',
+          tags,
+          response: { 200: subscriptionStatusSchema },
+        },
+        config: { errors: ['no_subscription'] },
+      },
       async (request) => {
         await services.payments.cancelSubscription(request.user!);
         return services.plans.subscriptionStatus(request.user!.id);
@@ -57,7 +81,14 @@ export const paymentRoutes =
 
     app.get(
       '/api/payments',
-      { preHandler: guards.requireUser, schema: { response: { 200: z.array(paymentSchema) } } },
+      {
+        preHandler: guards.requireUser,
+        schema: {
+          summary: 'Your payments, newest first',
+          tags,
+          response: { 200: z.array(paymentSchema) },
+        },
+      },
       async (request) => services.payments.listForUser(request.user!),
     );
 

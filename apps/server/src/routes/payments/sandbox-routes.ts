@@ -27,7 +27,14 @@ export const sandboxRoutes =
       '/api/sandbox/checkout/:id/pay',
       {
         preHandler: guards.requireUser,
-        schema: { params, body: sandboxPayBodySchema, response: { 200: sandboxPayResponseSchema } },
+        schema: {
+          summary: 'Pay a test-mode checkout with a test card',
+          tags: ['Payments'],
+          params,
+          body: sandboxPayBodySchema,
+          response: { 200: sandboxPayResponseSchema },
+        },
+        config: { errors: ['not_found', 'invalid_card', 'checkout_closed'] },
       },
       async (request) =>
         services.payments.sandboxPay(request.user!, request.params.id, request.body),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { detectFacesResponseSchema, toolById, type DetectedFace } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js';
@@ -17,9 +18,26 @@ export const detectFacesRoutes =
     app.post(
       '/api/detect-faces',
       {
-        preHandler: guards.requireUser,
+        preHandler: guards.requireUserOrKey,
         bodyLimit: maxBytes + 1024 * 1024,
-        schema: { response: { 200: detectFacesResponseSchema } },
+        config: {
+          upload: { fileField: 'image', maxBytes, fields: z.object({}) },
+          errors: [
+            'no_file',
+            'file_too_large',
+            'payload_too_large',
+            'unsupported_media_type',
+            'invalid_image',
+            'image_too_large',
+            'server_busy',
+            'engine_unavailable',
+          ],
+        },
+        schema: {
+          summary: 'Find the faces in an image (free)',
+          tags: ['Image tools'],
+          response: { 200: detectFacesResponseSchema },
+        },
       },
       async (request) => {
         const workDir = await createWorkDir(context.config.dataDir);

@@ -18,10 +18,26 @@ export const htmlToImageRoutes =
     app.post(
       '/api/html-to-image',
       {
-        preHandler: guards.requireUser,
+        preHandler: guards.requireUserOrKey,
         // The HTML may be up to 1 MB; JSON escaping can add a little.
         bodyLimit: MAX_HTML_BYTES * 2,
-        schema: { body: htmlToImageBodySchema },
+        config: {
+          metered: true,
+          produces: { contentTypes: ['image/png', 'image/jpeg'], description: 'The image' },
+          errors: [
+            'empty_html',
+            'payload_too_large',
+            'quota_exceeded',
+            'engine_unavailable',
+            'render_timeout',
+            'processing_failed',
+          ],
+        },
+        schema: {
+          summary: 'Render HTML to an image in a sealed browser',
+          tags: ['Image tools'],
+          body: htmlToImageBodySchema,
+        },
       },
       async (request, reply) => {
         const body = request.body;

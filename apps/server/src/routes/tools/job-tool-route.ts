@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { quotaHeaders } from '../../lib/quota-headers.js';
+import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
 import type { AuthGuards } from '../../plugins/auth.js';
 import { receiveUpload } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
@@ -10,8 +10,16 @@ import { jobError, type JobService } from '../../services/jobs/job-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { attachment } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
+import { toolDocs } from './tool-docs.js';
 
-const querySchema = z.object({ async: z.enum(['0', '1', 'true', 'false']).optional() });
+const jobAcceptedSchema = z.object({ jobId: z.string() });
+
+const querySchema = z.object({
+  async: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .describe('1 or true: answer 202 {jobId} at once and follow the job at /api/jobs/{jobId}'),
+});
 
 /**
  * An audio or video tool's POST route. The upload is checked and probed, a use is held on the
@@ -27,16 +35,23 @@ export function registerJobTool(
   jobs: JobService,
   guards: AuthGuards,
 ) {
+  const docs = toolDocs(tool);
   app.post(
     tool.path,
-    { preHandler: guards.requireUser, bodyLimit: tool.maxBytes + 1024 * 1024 },
+    {
+      preHandler: guards.requireUserOrKey,
+      bodyLimit: tool.maxBytes + 1024 * 1024,
+      config: docs.config,
+      schema: { ...docs.schema, querystring: querySchema, response: { 202: jobAcceptedSchema } },
+    },
     async (request, reply) => {
-      const query = querySchema.parse(request.query);
+      // Checked by the route's querystring schema.
+      const query = request.query as z.infer<typeof querySchema>;
       const user = request.user!;
       await jobs.assertRoom(user);
       const { id, dir } = await jobs.prepare();
       let queued = false;
-      let quota;
+      let status;
       try {
         const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
         const fields = parseToolFields(tool, upload.fields);
@@ -54,13 +69,13 @@ export function registerJobTool(
           inputBytes: upload.bytes,
         });
         queued = true;
-        quota = quotaHeaders(reservation.status);
+        status = reservation.status;
       } finally {
         if (!queued) await jobs.discard(id);
       }
 
       if (query.async === '1' || query.async === 'true')
-        return reply.status(202).headers(quota).send({ jobId: id });
+        return reply.status(202).headers(quotaHeaders(status)).send({ jobId: id });
 
       const clientGone = new AbortController();
       reply.raw.once('close', () => {
@@ -71,14 +86,18 @@ export function registerJobTool(
         await jobs.cancel(await jobs.owned(user, id));
         return reply;
       }
-      if (job.status !== 'done') throw jobError(job);
+      if (job.status !== 'done') {
+        // A job that did not finish was not charged.
+        reply.headers(quotaHeaders(givenBack(status)));
+        throw jobError(job);
+      }
       const stream = createReadStream(jobs.resultPath(job));
       // Delivered once: the files and the record go when the response ends.
       reply.raw.once('close', () => {
         jobs.forget(job).catch((err: unknown) => request.log.warn({ err }, 'job cleanup failed'));
       });
       return reply
-        .headers(quota)
+        .headers(quotaHeaders(status))
         .header('content-type', job.result_content_type!)
         .header('content-disposition', attachment(job.result_filename!))
         .header('x-content-type-options', 'nosniff')

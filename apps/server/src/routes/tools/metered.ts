@@ -2,11 +2,12 @@ import type { FastifyReply } from 'fastify';
 import type { Service } from '@refract/contracts';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import type { Services } from '../../services/services.js';
-import { quotaHeaders } from '../../lib/quota-headers.js';
+import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
 
 /**
  * Runs one use of a service under a quota reservation: refused up front when the quota is
- * spent (the error carries the quota headers), given back when `work` fails, confirmed (and the quota headers set) when it succeeds.
+ * spent (the error carries the quota headers), given back when `work` fails, confirmed when it
+ * succeeds; either way the answer carries the quota headers.
  */
 export async function runMetered<T>(
   services: Services,
@@ -22,6 +23,7 @@ export async function runMetered<T>(
     result = await work();
   } catch (err) {
     await reservation.release();
+    reply.headers(quotaHeaders(givenBack(reservation.status)));
     throw mapError(err);
   }
   await reservation.confirm();

@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { registerJobTool } from './job-tool-route.js';
 import { attachment, runMetered } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
+import { toolDocs } from './tool-docs.js';
 
 /**
  * One POST route per tool (audio and video ones run as jobs, see job-tool-route.ts): sign-in, upload to disk, field checks, quota reservation, the tool,
@@ -28,10 +29,20 @@ export const toolRoutes =
     guards: AuthGuards,
   ): FastifyPluginAsync =>
   async (app) => {
-    app.get('/api/formats', { schema: { response: { 200: formatsResponseSchema } } }, async () => ({
-      formats: formatTable(context.engines),
-      media: mediaFormatTable(await ffmpegEncoders(context.config.engines.ffmpeg)),
-    }));
+    app.get(
+      '/api/formats',
+      {
+        schema: {
+          summary: 'The formats this server reads and writes',
+          tags: ['Tools'],
+          response: { 200: formatsResponseSchema },
+        },
+      },
+      async () => ({
+        formats: formatTable(context.engines),
+        media: mediaFormatTable(await ffmpegEncoders(context.config.engines.ffmpeg)),
+      }),
+    );
 
     for (const tool of TOOL_REGISTRY) {
       if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs, guards);
@@ -41,7 +52,11 @@ export const toolRoutes =
     function registerTool(tool: ToolDefinition) {
       app.post(
         tool.path,
-        { preHandler: guards.requireUser, bodyLimit: tool.maxBytes + 1024 * 1024 },
+        {
+          preHandler: guards.requireUserOrKey,
+          bodyLimit: tool.maxBytes + 1024 * 1024,
+          ...toolDocs(tool),
+        },
         async (request, reply) => {
           const workDir = await createWorkDir(context.config.dataDir);
           let cleanupNow = true;

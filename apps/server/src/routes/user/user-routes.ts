@@ -19,7 +19,10 @@ export const userRoutes =
       '/api/user/preferred-language',
       {
         preHandler: guards.requireUser,
+        config: { errors: ['invalid_language'] },
         schema: {
+          summary: 'Set your preferred language',
+          tags: ['Account'],
           body: preferredLanguageBodySchema,
           response: { 200: preferredLanguageResponseSchema },
         },
@@ -32,7 +35,13 @@ export const userRoutes =
       '/api/user/track',
       {
         preHandler: guards.requireUser,
-        schema: { body: trackBodySchema, response: { 200: quotaStatusSchema } },
+        config: { metered: true, errors: ['unknown_service', 'quota_exceeded'] },
+        schema: {
+          summary: 'Charge uses of a service done in the browser',
+          tags: ['Account'],
+          body: trackBodySchema,
+          response: { 200: quotaStatusSchema },
+        },
       },
       async (request, reply) => {
         const { service, imageCount } = request.body;
@@ -46,7 +55,14 @@ export const userRoutes =
 
     app.get(
       '/api/user/stats',
-      { preHandler: guards.requireUser, schema: { response: { 200: userStatsSchema } } },
+      {
+        preHandler: guards.requireUserOrKey,
+        schema: {
+          summary: 'Your plan and what is left of each quota',
+          tags: ['Usage'],
+          response: { 200: userStatsSchema },
+        },
+      },
       async (request) => services.quotas.stats(request.user!),
     );
   };

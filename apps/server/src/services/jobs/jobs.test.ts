@@ -109,6 +109,29 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     expect(await used(t, token)).toBe(1);
   });
 
+  it.skipIf(!hasFfmpeg)('runs jobs for an API key, charged to its owner', async () => {
+    const { t, token } = await start();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      payload: { name: 'jobs' },
+      headers: bearer(token),
+    });
+    const { key } = created.json();
+    const res = await submit(t, key, wav);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.headers['x-quota-remaining']).toBe('2');
+    const { jobId } = res.json();
+    await t.app.inject({ url: `/api/jobs/${jobId}/events`, headers: { 'x-api-key': key } });
+    expect((await status(t, key, jobId)).json().status).toBe('done');
+    const file = await t.app.inject({ url: `/api/jobs/${jobId}/result`, headers: bearer(key) });
+    expect(file.statusCode).toBe(200);
+    const waited = await submit(t, key, wav, 'mp3', false);
+    expect(waited.statusCode).toBe(200);
+    expect(waited.headers['x-quota-remaining']).toBe('1');
+    expect(await used(t, token)).toBe(2);
+  });
+
   it.skipIf(!hasFfmpeg)('shows a job to its owner only', async () => {
     const { t, token } = await start();
     const { jobId } = (await submit(t, token, wav)).json();

@@ -8,6 +8,7 @@ import { StatCard } from '../../components/stat-card';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useUserStats } from '../../lib/queries';
 import { useSession } from '../../lib/session/session-context';
+import { ApiKeysSection } from './api-keys-section';
 import { SubscriptionPanel } from './subscription-panel';
 import { UsageList } from './usage-list';
 
@@ -83,6 +84,7 @@ export function DashboardPage() {
           );
         }}
       </QueryState>
+      <ApiKeysSection />
     </Container>
   );
 }

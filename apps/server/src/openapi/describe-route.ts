@@ -1,0 +1,184 @@
+import { ERROR_CODES, type ErrorCode } from '@refract/contracts';
+import type { RouteOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthGuards } from '../plugins/auth.js';
+import { ERROR_STATUS } from './error-statuses.js';
+import type { RouteDocs } from './route-docs.js';
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
+type JsonSchema = Record<string, unknown>;
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+const REQUEST_ID = {
+  type: 'string',
+  description:
+    'The request id (yours when you sent a well-formed X-Request-Id); quote it in reports',
+};
+const QUOTA_HEADERS = {
+  'X-Quota-Limit': {
+    type: 'integer',
+    description: 'Uses of this service in the period (-1: unlimited)',
+  },
+  'X-Quota-Remaining': { type: 'integer', description: 'Uses left in the period (-1: unlimited)' },
+  'X-Quota-Reset': { type: 'string', format: 'date-time', description: 'When the period ends' },
+};
+const RETRY_AFTER = { type: 'integer', description: 'Seconds to wait before trying again' };
+
+type Access = 'public' | 'session' | 'sessionOrKey' | 'admin';
+
+/** Who may call the route, read off its guard (and the /api/admin prefix, guarded by a hook). */
+function accessOf(route: RouteOptions, url: string, guards: AuthGuards): Access {
+  const handlers = [route.preHandler, route.onRequest].flat().filter(Boolean);
+  if (
+    url === '/api/admin' ||
+    url.startsWith('/api/admin/') ||
+    handlers.includes(guards.requireAdmin)
+  )
+    return 'admin';
+  if (handlers.includes(guards.requireUserOrKey)) return 'sessionOrKey';
+  if (handlers.includes(guards.requireUser)) return 'session';
+  return 'public';
+}
+
+const ACCESS: Record<Access, { security: Record<string, string[]>[]; errors: ErrorCode[] }> = {
+  public: { security: [], errors: [] },
+  session: { security: [{ session: [] }], errors: ['unauthorized', 'api_key_not_allowed'] },
+  sessionOrKey: {
+    security: [{ session: [] }, { apiKey: [] }, { apiKeyHeader: [] }],
+    errors: ['unauthorized', 'invalid_api_key'],
+  },
+  admin: {
+    security: [{ session: [] }],
+    errors: ['unauthorized', 'forbidden', 'api_key_not_allowed'],
+  },
+};
+
+/** The error envelope, its `code` narrowed to the codes this status answers with. */
+function errorResponse(status: number, codes: ErrorCode[], metered: boolean) {
+  const headers: JsonSchema = { 'X-Request-Id': REQUEST_ID };
+  if (status === 429 || status === 503) headers['Retry-After'] = RETRY_AFTER;
+  if (metered && codes.includes('quota_exceeded')) Object.assign(headers, QUOTA_HEADERS);
+  return {
+    description: codes.map((code) => `\`${code}\``).join(', '),
+    headers,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['error', 'code'],
+          properties: {
+            error: { type: 'string', description: 'An English message for people' },
+            code: { type: 'string', enum: codes, description: 'Stable; translate or branch on it' },
+            details: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A tool's multipart body, from its zod fields schema and its file part. */
+function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
+  const fields = z.toJSONSchema(upload.fields, {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  delete fields.$schema;
+  const properties = (fields.properties ?? {}) as JsonSchema;
+  const required = (fields.required ?? []) as string[];
+  return {
+    ...fields,
+    type: 'object',
+    properties: {
+      [upload.fileField]: {
+        type: 'string',
+        format: 'binary',
+        description: `The file, at most ${mb(upload.maxBytes)}`,
+      },
+      ...properties,
+    },
+    required: [upload.fileField, ...required],
+  };
+}
+
+/**
+ * The @fastify/swagger transform: fastify-type-provider-zod turns the zod schemas into JSON
+ * Schema, then this adds what the route's options say beyond them: who may call it, the
+ * multipart body of a tool, file answers, the quota and request-id headers, and every error
+ * code grouped by status. Nothing here is written per route by hand.
+ */
+export function describeRoute(guards: AuthGuards) {
+  return (input: TransformInput) => {
+    const transformed = jsonSchemaTransform(input) as { schema?: JsonSchema; url: string };
+    // Routes without any schema (a tool's multipart POST) come back without one.
+    const base = { url: transformed.url, schema: transformed.schema ?? {} };
+    if (base.schema.hide) return base;
+    const { route } = input;
+    const config = route.config ?? {};
+    const access = accessOf(route, base.url, guards);
+    const schema: JsonSchema = { ...base.schema, security: ACCESS[access].security };
+
+    const validated = Boolean(
+      route.schema?.body || route.schema?.querystring || route.schema?.params || config.upload,
+    );
+    const codes = new Set<ErrorCode>([
+      ...ACCESS[access].errors,
+      ...(validated ? (['validation_failed'] as const) : []),
+      ...(config.errors ?? []),
+      'internal_error',
+    ]);
+
+    if (config.upload) {
+      schema.body = multipartBody(config.upload);
+      schema.consumes = ['multipart/form-data'];
+    }
+
+    const successHeaders: JsonSchema = {
+      'X-Request-Id': REQUEST_ID,
+      ...(config.metered ? QUOTA_HEADERS : {}),
+    };
+    const responses: JsonSchema = {};
+    for (const [status, json] of Object.entries((base.schema.response ?? {}) as JsonSchema)) {
+      responses[status] =
+        status === '204'
+          ? { description: 'Done; no body', headers: successHeaders, type: 'null' }
+          : {
+              description: (json as JsonSchema).description ?? 'Success',
+              headers: successHeaders,
+              content: { 'application/json': { schema: json } },
+            };
+    }
+    if (config.produces) {
+      const { status = 200, contentTypes, description } = config.produces;
+      responses[status] = {
+        description,
+        headers: successHeaders,
+        content: Object.fromEntries(
+          contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        ),
+      };
+    }
+    if (Object.keys(responses).length === 0)
+      responses[200] = { description: 'Success', headers: successHeaders, type: 'null' };
+
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
+      const status = ERROR_STATUS[code];
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    for (const [status, list] of byStatus)
+      responses[status] = errorResponse(status, list, Boolean(config.metered));
+
+    schema.response = responses;
+    return { ...base, schema };
+  };
+}
