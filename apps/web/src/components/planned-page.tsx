@@ -5,7 +5,7 @@ import { usePageTitle } from '../lib/use-page-title';
 /** A page whose feature is not built yet: it says plainly what it will hold. */
 export function PlannedPage({ title, description }: { title: string; description: string }) {
   const { t } = useTranslation();
-  usePageTitle(title);
+  usePageTitle(title, description);
   return (
     <Container size="sm" py="xl">
       <Paper withBorder p="xl" radius="lg">

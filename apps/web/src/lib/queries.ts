@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Plan, SubscriptionStatus, UserStats } from '@refract/contracts';
+import type { Plan, Site, SubscriptionStatus, UserStats } from '@refract/contracts';
 import { api } from './api';
 import { useSession } from './session/session-context';
 
@@ -26,5 +26,14 @@ export function useSubscriptionStatus() {
     queryKey: ['subscription-status', user?._id],
     queryFn: () => api<SubscriptionStatus>('/api/payments/subscription-status'),
     enabled: Boolean(user && !user.isAdmin),
+  });
+}
+
+/** Public facts about this installation (the contact link); they change only on a restart. */
+export function useSite() {
+  return useQuery({
+    queryKey: ['site'],
+    queryFn: () => api<Site>('/api/site'),
+    staleTime: Infinity,
   });
 }
