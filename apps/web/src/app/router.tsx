@@ -5,6 +5,8 @@ import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { SignupPage } from '../features/auth/signup-page';
 import { HomePage } from '../features/home/home-page';
+import { LEGAL_DOCUMENTS, type LegalDocument } from '../features/legal/legal-documents';
+import { LegalPage } from '../features/legal/legal-page';
 import { PlansPage } from '../features/plans/plans-page';
 import { plannedRoutes } from '../features/placeholder/planned-routes';
 import { FullPageSpinner, Guard, VisitorOnly } from './guards';
@@ -131,6 +133,10 @@ export const router = createBrowserRouter([
       },
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/plans', element: <PlansPage /> },
+      ...(Object.keys(LEGAL_DOCUMENTS) as LegalDocument[]).map((document) => ({
+        path: LEGAL_DOCUMENTS[document].path,
+        element: <LegalPage document={document} />,
+      })),
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
       ...Object.entries(TOOL_PAGES).map(([id, page]) => ({
         path: toolById(id as ToolId).route,

@@ -2,15 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { TOOLS } from '@refract/contracts';
 import { PlannedPage } from '../../components/planned-page';
 
-type PageKey =
-  | 'subscribe'
-  | 'success'
-  | 'cancel'
-  | 'paymentHistory'
-  | 'adminPayments'
-  | 'terms'
-  | 'privacy'
-  | 'refund';
+type PageKey = 'subscribe' | 'success' | 'cancel' | 'paymentHistory' | 'adminPayments';
 
 /** A page that later issues fill; until then it names what it will hold. */
 export function PlannedScreen({ page }: { page: PageKey }) {
@@ -40,9 +32,6 @@ export const plannedRoutes = (
     access: 'admin',
     element: <PlannedScreen page="adminPayments" />,
   },
-  { path: '/terms-conditions', access: 'public', element: <PlannedScreen page="terms" /> },
-  { path: '/privacy-policy', access: 'public', element: <PlannedScreen page="privacy" /> },
-  { path: '/refund-policy', access: 'public', element: <PlannedScreen page="refund" /> },
   ...TOOLS.filter((tool) => !builtTools.includes(tool.id)).map((tool) => ({
     path: tool.route,
     access: 'signed-in' as RouteAccess,
