@@ -78,7 +78,7 @@ export function SignupPage() {
       footer={
         <Text size="sm" ta="center">
           {t('auth.signup.haveAccount')}{' '}
-          <Anchor component={Link} to="/login">
+          <Anchor component={Link} to="/login" underline="always">
             {t('nav.login')}
           </Anchor>
         </Text>
