@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { apiFromPage, signUp, uniqueEmail } from './helpers';
+import { apiFromPage, field, signUp, uniqueEmail } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -136,4 +136,27 @@ test('a signed-in user keeps their language across sessions; Arabic mirrors', as
   // Mirrored: the logo sits on the right.
   const logo = await page.getByRole('banner').getByRole('link').first().boundingBox();
   expect(logo!.x).toBeGreaterThan(page.viewportSize()!.width / 2);
+});
+
+test('a visitor who signs up keeps the language they chose', async ({ strictPage: page }) => {
+  await page.addInitScript(() => {
+    // Only before the first load: afterwards the account decides.
+    if (!sessionStorage.getItem('started')) localStorage.setItem('refract.language', 'de');
+    sessionStorage.setItem('started', '1');
+  });
+  await page.goto('/signup');
+  await field(page, 'Name').fill('Emmy Noether');
+  await field(page, 'E-Mail').fill(uniqueEmail());
+  await field(page, 'Passwort').fill('sprache 12');
+  await field(page, 'Passwort bestätigen').fill('sprache 12');
+  await field(page, 'Was ist Ihr Lieblingsbuch?').fill('Faust');
+  await field(page, 'Was ist Ihr Lieblingsgericht?').fill('Spätzle');
+  await page.getByRole('button', { name: 'Konto erstellen' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  await expect
+    .poll(async () => (await apiFromPage(page, '/api/auth/me')).body)
+    .toMatchObject({
+      preferredLanguage: 'de',
+    });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
 });
