@@ -15,6 +15,7 @@ import { apiKeyRoutes } from './routes/keys/api-key-routes.js';
 import { authRoutes } from './routes/auth/auth-routes.js';
 import { passwordRecoveryRoutes } from './routes/auth/password-recovery-routes.js';
 import { healthRoutes } from './routes/health/health-routes.js';
+import { siteRoutes } from './routes/site/site-routes.js';
 import { userRoutes } from './routes/user/user-routes.js';
 import { planRoutes } from './routes/plans/plan-routes.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   const jobs = await startJobSystem(context, services.quotas, app.log);
   app.addHook('onClose', () => jobs.close());
   await app.register(healthRoutes(context, jobs.queueKind));
+  await app.register(siteRoutes(config));
   await registerUploads(app);
   await app.register(toolRoutes(context, services, jobs.service, guards));
   await app.register(jobRoutes(jobs.service, guards));

@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './languages.js';
 export * from './services.js';
 export * from './health.js';
+export * from './site.js';
 export * from './tools.js';
 export * from './auth.js';
 export * from './plans.js';

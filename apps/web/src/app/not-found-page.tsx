@@ -5,7 +5,7 @@ import { usePageTitle } from '../lib/use-page-title';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
-  usePageTitle(t('notFound.title'));
+  usePageTitle(t('notFound.title'), t('notFound.body'));
   return (
     <Container size="sm" py={80}>
       <Stack align="center" ta="center">

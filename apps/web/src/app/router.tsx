@@ -5,9 +5,10 @@ import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { SignupPage } from '../features/auth/signup-page';
 import { HomePage } from '../features/home/home-page';
+import { LEGAL_DOCUMENTS, type LegalDocument } from '../features/legal/legal-documents';
+import { LegalPage } from '../features/legal/legal-page';
 import { PlansPage } from '../features/plans/plans-page';
 import { PaymentCancelPage, PaymentSuccessPage } from '../features/billing/payment-result-pages';
-import { plannedRoutes } from '../features/placeholder/planned-routes';
 import { FullPageSpinner, Guard, VisitorOnly } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
@@ -91,8 +92,8 @@ const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
 
-/** The tool pages that exist; every other tool keeps its "coming soon" page. */
-const TOOL_PAGES: Partial<Record<ToolId, ReactNode>> = {
+/** Every tool's page; the type makes a new tool in the catalogue fail to build until it has one. */
+const TOOL_PAGES: Record<ToolId, ReactNode> = {
   convert: <ConvertPage />,
   compress: <CompressPage />,
   rotate: <RotatePage />,
@@ -148,6 +149,10 @@ export const router = createBrowserRouter([
       },
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/plans', element: <PlansPage /> },
+      ...(Object.keys(LEGAL_DOCUMENTS) as LegalDocument[]).map((document) => ({
+        path: LEGAL_DOCUMENTS[document].path,
+        element: <LegalPage document={document} />,
+      })),
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
       ...Object.entries(TOOL_PAGES).map(([id, page]) => ({
         path: toolById(id as ToolId).route,
@@ -166,10 +171,6 @@ export const router = createBrowserRouter([
       { path: '/payment-history', element: guarded('user', <PaymentHistoryPage />) },
       { path: '/success', element: <PaymentSuccessPage /> },
       { path: '/cancel', element: <PaymentCancelPage /> },
-      ...plannedRoutes(Object.keys(TOOL_PAGES)).map(({ path, access, element }) => ({
-        path,
-        element: access === 'public' ? element : <Guard access={access}>{element}</Guard>,
-      })),
       // Named in the old app's navigation mapping with no screen of its own.
       { path: '/image', element: <Navigate to="/convert" replace /> },
       { path: '*', element: <NotFoundPage /> },

@@ -2,7 +2,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { usePageTitle } from '../lib/use-page-title';
 
-/** A page's h1, subtitle and actions; also sets the document title. */
+/** A page's h1, subtitle and actions; also sets the document title and description. */
 export function PageHeader({
   title,
   subtitle,
@@ -12,7 +12,7 @@ export function PageHeader({
   subtitle?: string;
   actions?: ReactNode;
 }) {
-  usePageTitle(title);
+  usePageTitle(title, subtitle);
   return (
     <Group justify="space-between" align="flex-end" mb="lg" wrap="wrap">
       <Stack gap={4}>

@@ -14,10 +14,26 @@ import ja from '../locales/ja.json';
 import it from '../locales/it.json';
 import es from '../locales/es.json';
 import de from '../locales/de.json';
+import legalEn from '../locales/legal/en.json';
+import legalAr from '../locales/legal/ar.json';
+import legalZh from '../locales/legal/zh.json';
+import legalJa from '../locales/legal/ja.json';
+import legalIt from '../locales/legal/it.json';
+import legalEs from '../locales/legal/es.json';
+import legalDe from '../locales/legal/de.json';
 
 const STORAGE_KEY = 'refract.language';
 
-export const resources = { en, ar, zh, ja, it, es, de } satisfies Record<Language, unknown>;
+/** The legal pages are long, so they live in files of their own, under the `legal` key. */
+export const resources = {
+  en: { ...en, legal: legalEn },
+  ar: { ...ar, legal: legalAr },
+  zh: { ...zh, legal: legalZh },
+  ja: { ...ja, legal: legalJa },
+  it: { ...it, legal: legalIt },
+  es: { ...es, legal: legalEs },
+  de: { ...de, legal: legalDe },
+} satisfies Record<Language, unknown>;
 
 /** A visitor's remembered choice, else the browser's language when we have it, else English. */
 function initialLanguage(): Language {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PaymentMode, Plan, SubscriptionStatus, UserStats } from '@refract/contracts';
+import type { PaymentMode, Plan, Site, SubscriptionStatus, UserStats } from '@refract/contracts';
 import { api } from './api';
 import { useSession } from './session/session-context';
 
@@ -34,6 +34,15 @@ export function usePaymentMode() {
   return useQuery({
     queryKey: ['payment-mode'],
     queryFn: () => api<PaymentMode>('/api/payments/mode'),
+    staleTime: Infinity,
+  });
+}
+
+/** Public facts about this installation (the contact link); they change only on a restart. */
+export function useSite() {
+  return useQuery({
+    queryKey: ['site'],
+    queryFn: () => api<Site>('/api/site'),
     staleTime: Infinity,
   });
 }

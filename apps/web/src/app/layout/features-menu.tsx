@@ -1,25 +1,48 @@
 import { Button, Menu, ScrollArea } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
+import { useRef, useState, type FocusEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { IMAGE_TOOLS } from '@refract/contracts';
 import { ToolIcon } from '../../components/tool-icon';
 
-/** The nine image tools; opens on hover and on click or keyboard, at most 400 px high. */
+/**
+ * The nine image tools, at most 400 px high. It opens on hover, on click, and when the button
+ * gets keyboard focus, so keyboard users meet it the way mouse users do.
+ */
 export function FeaturesMenu() {
   const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const dropdown = useRef<HTMLDivElement>(null);
+  // Focus coming back from the list (Escape, or Shift+Tab) must not reopen what was just closed.
+  const fromDropdown = (event: FocusEvent) =>
+    event.relatedTarget instanceof Node && dropdown.current?.contains(event.relatedTarget);
+
   return (
-    <Menu trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" shadow="md">
+    <Menu
+      trigger="click-hover"
+      opened={opened}
+      onChange={setOpened}
+      openDelay={50}
+      closeDelay={150}
+      position="bottom-start"
+      shadow="md"
+    >
       <Menu.Target>
         <Button
           variant="subtle"
           color="gray"
           rightSection={<IconChevronDown size={16} aria-hidden />}
+          onFocus={(event) => {
+            if (event.currentTarget.matches(':focus-visible') && !fromDropdown(event)) {
+              setOpened(true);
+            }
+          }}
         >
           {t('nav.features')}
         </Button>
       </Menu.Target>
-      <Menu.Dropdown>
+      <Menu.Dropdown ref={dropdown}>
         <ScrollArea.Autosize mah={400} type="auto">
           {IMAGE_TOOLS.map((tool) => (
             <Menu.Item

@@ -1,17 +1,15 @@
 import { Button, Popover, Radio, Stack } from '@mantine/core';
-import { useDirection } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_NAMES, LANGUAGES, isLanguage } from '@refract/contracts';
 import { api } from '../../lib/api';
-import { currentLanguage, directionOf, setLanguage } from '../../lib/i18n';
+import { currentLanguage, setLanguage } from '../../lib/i18n';
 import { useSession } from '../../lib/session/session-context';
 
 /** A radio choice among the 7 languages; switching applies at once, direction included. */
 export function LanguageSelector() {
   const { t } = useTranslation();
-  const { setDirection } = useDirection();
   const { user, patchUser } = useSession();
   const [opened, setOpened] = useState(false);
   const language = currentLanguage();
@@ -19,7 +17,6 @@ export function LanguageSelector() {
   async function choose(value: string) {
     if (!isLanguage(value)) return;
     await setLanguage(value);
-    setDirection(directionOf(value));
     setOpened(false);
     if (user) {
       // Saved for next time; the switch has already happened, so a failure is ignored.

@@ -41,6 +41,8 @@ export function FileDrop(props: {
       multiple={false}
       disabled={props.disabled}
       aria-label={t('tool.dropLabel')}
+      // The hidden file input needs its own name too, or screen readers announce a bare input.
+      inputProps={{ 'aria-label': t('tool.dropLabel') }}
       radius="lg"
     >
       <Stack align="center" gap="xs" mih={180} justify="center" style={{ pointerEvents: 'none' }}>

@@ -1,14 +1,12 @@
 import { Group, Slider, Text } from '@mantine/core';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Compress's 10–90 % slider (spec section 9): the share of quality to keep. */
 export function QualitySlider(props: { value: number; onChange(value: number): void }) {
   const { t } = useTranslation();
-  const labelId = useId();
   return (
     <div>
-      <Text size="sm" fw={500} id={labelId}>
+      <Text size="sm" fw={500} aria-hidden>
         {t('media.quality', { percent: props.value })}
       </Text>
       <Slider
@@ -18,7 +16,7 @@ export function QualitySlider(props: { value: number; onChange(value: number): v
         value={props.value}
         onChange={props.onChange}
         label={(value) => `${value}%`}
-        aria-labelledby={labelId}
+        thumbLabel={t('media.quality', { percent: props.value })}
         mt="xs"
       />
       <Group justify="space-between" mt={4}>

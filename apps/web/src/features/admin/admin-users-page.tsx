@@ -71,7 +71,7 @@ export function AdminUsersPage() {
                         <Table.Td>{u.name}</Table.Td>
                         <Table.Td>{u.email}</Table.Td>
                         <Table.Td>
-                          <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'gray'}>
+                          <Badge variant="light" color={u.role === 'admin' ? 'violet' : 'gray'}>
                             {t(`admin.users.roles.${u.role}`)}
                           </Badge>
                         </Table.Td>
@@ -103,6 +103,11 @@ export function AdminUsersPage() {
                   value={page}
                   onChange={setPage}
                   size="sm"
+                  getControlProps={(control) => ({
+                    'aria-label': t(
+                      control === 'previous' ? 'common.previousPage' : 'common.nextPage',
+                    ),
+                  })}
                 />
               </Group>
             </Paper>

@@ -23,7 +23,7 @@ export function AuthCard({
   children,
   footer,
 }: AuthCardProps) {
-  usePageTitle(title);
+  usePageTitle(title, subtitle);
   return (
     <Container size={460} py={48}>
       <Paper withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }} radius="lg">

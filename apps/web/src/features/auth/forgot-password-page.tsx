@@ -83,7 +83,7 @@ export function ForgotPasswordPage() {
       onSubmit={submit}
       footer={
         <Text size="sm" ta="center">
-          <Anchor component={Link} to="/login">
+          <Anchor component={Link} to="/login" underline="always">
             {t('auth.forgot.backToLogin')}
           </Anchor>
         </Text>

@@ -57,7 +57,7 @@ export function LoginPage() {
       footer={
         <Text size="sm" ta="center">
           {t('auth.login.noAccount')}{' '}
-          <Anchor component={Link} to="/signup">
+          <Anchor component={Link} to="/signup" underline="always">
             {t('nav.signup')}
           </Anchor>
         </Text>

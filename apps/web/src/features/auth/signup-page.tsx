@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN_LENGTH, SECURITY_QUESTIONS, type AuthResponse } from '@refract/contracts';
 import { api } from '../../lib/api';
+import { currentLanguage } from '../../lib/i18n';
 import { homeFor, useSession } from '../../lib/session/session-context';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
@@ -61,7 +62,13 @@ export function SignupPage() {
           ],
         },
       });
-      signIn(response);
+      // The new account keeps the language its owner was already using as a visitor; saving it
+      // needs the token signIn stores, and a failure only costs the choice on another device.
+      const language = currentLanguage();
+      signIn({ ...response, user: { ...response.user, preferredLanguage: language } });
+      if (response.user.preferredLanguage !== language) {
+        api('/api/user/preferred-language', { body: { language } }).catch(() => undefined);
+      }
       navigate(homeFor(response.user), { replace: true });
     } catch (err) {
       setError(errorMessage(err));
@@ -78,7 +85,7 @@ export function SignupPage() {
       footer={
         <Text size="sm" ta="center">
           {t('auth.signup.haveAccount')}{' '}
-          <Anchor component={Link} to="/login">
+          <Anchor component={Link} to="/login" underline="always">
             {t('nav.login')}
           </Anchor>
         </Text>

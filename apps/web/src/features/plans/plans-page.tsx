@@ -1,15 +1,14 @@
-import { Alert, Container, SimpleGrid } from '@mantine/core';
+import { Alert, Container } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
+import { PlanGrid } from '../../components/plan-grid';
 import { QueryState } from '../../components/query-state';
 import { formatDate } from '../../lib/format';
-import { usePlans, useSubscriptionStatus, useUserStats } from '../../lib/queries';
-import { PlanCard } from './plan-card';
+import { usePlans, useSubscriptionStatus } from '../../lib/queries';
 
 export function PlansPage() {
   const { t } = useTranslation();
   const plans = usePlans();
-  const stats = useUserStats();
   const subscription = useSubscriptionStatus().data?.subscription;
   const expired = subscription?.status === 'expired';
 
@@ -28,15 +27,7 @@ export function PlansPage() {
         </Alert>
       )}
       <QueryState query={plans} onRetry={() => window.location.reload()}>
-        {(list) => (
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-            {list
-              .filter((plan) => plan.name !== 'admin')
-              .map((plan) => (
-                <PlanCard key={plan._id} plan={plan} current={stats.data?.plan._id === plan._id} />
-              ))}
-          </SimpleGrid>
-        )}
+        {(list) => <PlanGrid plans={list} />}
       </QueryState>
     </Container>
   );

@@ -26,7 +26,7 @@ export function CompressPage() {
       options={
         <>
           <div>
-            <Text size="sm" fw={500} id="quality-label">
+            <Text size="sm" fw={500} aria-hidden>
               {t('compress.quality', { quality })}
             </Text>
             <Slider
@@ -34,7 +34,7 @@ export function CompressPage() {
               max={100}
               value={quality}
               onChange={setQuality}
-              aria-labelledby="quality-label"
+              thumbLabel={t('compress.quality', { quality })}
               mt="xs"
             />
           </div>

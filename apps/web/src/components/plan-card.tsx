@@ -2,13 +2,22 @@ import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PLAN_FEATURES, UNLIMITED, type Plan } from '@refract/contracts';
-import { formatMoney, formatNumber } from '../../lib/format';
-import { useSession } from '../../lib/session/session-context';
+import { formatMoney, formatNumber } from '../lib/format';
+import { useSession } from '../lib/session/session-context';
 
 /** "Developer Plan" → "Developer": the cards show the name without the word. */
 const shortName = (name: string) => name.replace(/\s*\bplan\b\s*/i, ' ').trim() || name;
 
-export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
+export function PlanCard({
+  plan,
+  current,
+  headingOrder = 2,
+}: {
+  plan: Plan;
+  current: boolean;
+  /** 3 when the cards sit under a section heading (the home page's pricing). */
+  headingOrder?: 2 | 3;
+}) {
   const { t } = useTranslation();
   const free = plan.monthlyFee === 0;
   const { user } = useSession();
@@ -24,7 +33,7 @@ export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
     >
       <Stack gap="sm" h="100%">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h3">
+          <Title order={headingOrder} size="h3">
             {shortName(plan.name)}
           </Title>
           {current && <Badge>{t('plans.current')}</Badge>}

@@ -1,0 +1,88 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { TOOLS } from '@refract/contracts';
+import { expect, test } from './fixtures';
+import { logInAsAdmin, signUp, uniqueEmail } from './helpers';
+
+/** Serious and critical WCAG 2.1 A/AA findings on the page as it is now, as readable lines. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function expectAccessible(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // Wait for queries (plans, stats) to settle so the checked page is the finished one.
+  await page.waitForLoadState('networkidle');
+  expect(await seriousViolations(page), path).toEqual([]);
+}
+
+const PUBLIC_PAGES = [
+  '/',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/plans',
+  '/terms-conditions',
+  '/privacy-policy',
+  '/refund-policy',
+];
+
+for (const language of ['en', 'ar']) {
+  test(`public pages have no serious accessibility violations (${language})`, async ({
+    strictPage: page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript((lang) => localStorage.setItem('refract.language', lang), language);
+    for (const path of PUBLIC_PAGES) await expectAccessible(page, path);
+  });
+}
+
+test('the dashboard and every tool page have no serious accessibility violations', async ({
+  strictPage: page,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, uniqueEmail(), 'a11y password 1');
+  await expectAccessible(page, '/dashboard');
+  for (const tool of TOOLS) await expectAccessible(page, tool.route);
+});
+
+test('the admin pages have no serious accessibility violations', async ({ strictPage: page }) => {
+  await logInAsAdmin(page);
+  for (const path of ['/admin', '/admin/users', '/admin/plans']) {
+    await expectAccessible(page, path);
+  }
+});
+
+test('the header, menus and home page are usable with the keyboard alone', async ({
+  strictPage: page,
+}) => {
+  await page.goto('/');
+  // The first Tab reaches the skip link, which moves focus to the main content.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+
+  // The Features menu opens when it gets keyboard focus; arrows walk its items.
+  const features = page.getByRole('button', { name: 'Features' });
+  await features.focus();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(features).toBeFocused();
+
+  // A visible focus ring on a tool card reached by Tab.
+  const card = page.getByRole('link', { name: /Convert image/ }).last();
+  await card.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(card).toBeFocused();
+  const outline = await card.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+});
