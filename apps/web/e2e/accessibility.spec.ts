@@ -31,6 +31,8 @@ const PUBLIC_PAGES = [
   '/terms-conditions',
   '/privacy-policy',
   '/refund-policy',
+  '/success',
+  '/cancel',
 ];
 
 for (const language of ['en', 'ar']) {
@@ -52,9 +54,25 @@ test('the dashboard and every tool page have no serious accessibility violations
   for (const tool of TOOLS) await expectAccessible(page, tool.route);
 });
 
+test('the payment pages have no serious accessibility violations', async ({ strictPage: page }) => {
+  test.setTimeout(120_000);
+  await signUp(page, uniqueEmail(), 'a11y payments 1');
+  await expectAccessible(page, '/payment-history');
+  await page.goto('/plans');
+  await page
+    .locator('[data-testid="plan-card"]', { hasText: 'Developer' })
+    .getByRole('link')
+    .click();
+  await expect(page).toHaveURL(/\/subscribe\?planId=/);
+  await expectAccessible(page, page.url());
+  await page.getByRole('button', { name: 'Pay $4.99' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await expectAccessible(page, page.url());
+});
+
 test('the admin pages have no serious accessibility violations', async ({ strictPage: page }) => {
   await logInAsAdmin(page);
-  for (const path of ['/admin', '/admin/users', '/admin/plans']) {
+  for (const path of ['/admin', '/admin/users', '/admin/plans', '/admin/payment-history']) {
     await expectAccessible(page, path);
   }
 });

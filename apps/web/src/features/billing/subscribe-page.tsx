@@ -76,7 +76,7 @@ export function SubscribePage() {
                   orientation="vertical"
                 />
                 {saving > 0 && (
-                  <Text size="sm" c="teal" fw={600}>
+                  <Text size="sm" c="teal.9" fw={600}>
                     {t('billing.subscribe.save', { percent: saving })}
                   </Text>
                 )}

@@ -69,7 +69,7 @@ export function ApiKeysSection() {
       </Title>
       <Text size="sm" c="dimmed" mb="md">
         {t('dashboard.apiKeys.intro')}{' '}
-        <Anchor href="/api/docs" target="_blank" rel="noopener">
+        <Anchor href="/api/docs" target="_blank" rel="noopener" underline="always">
           {t('dashboard.apiKeys.reference')}
         </Anchor>
       </Text>
