@@ -38,6 +38,19 @@ export function FeaturesMenu() {
               setOpened(true);
             }
           }}
+          // ArrowDown enters the list even while it is still opening (its items may not be
+          // mounted yet when the key arrives), so the first item is focused once they are.
+          onKeyDown={(event) => {
+            if (event.key !== 'ArrowDown') return;
+            event.preventDefault();
+            setOpened(true);
+            const focusFirst = (tries: number) => {
+              const first = dropdown.current?.querySelector<HTMLElement>('[role="menuitem"]');
+              if (first) first.focus();
+              else if (tries > 0) requestAnimationFrame(() => focusFirst(tries - 1));
+            };
+            requestAnimationFrame(() => focusFirst(30));
+          }}
         >
           {t('nav.features')}
         </Button>
