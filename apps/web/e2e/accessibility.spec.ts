@@ -81,6 +81,8 @@ test('the header, menus and home page are usable with the keyboard alone', async
   strictPage: page,
 }) => {
   await page.goto('/');
+  // Keys pressed before the app has rendered would go to the bare document.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // The first Tab reaches the skip link, which moves focus to the main content.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
@@ -89,6 +91,7 @@ test('the header, menus and home page are usable with the keyboard alone', async
   const features = page.getByRole('button', { name: 'Features' });
   await features.focus();
   await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menuitem').first()).toBeVisible();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem').first()).toBeFocused();
   await page.keyboard.press('Escape');
