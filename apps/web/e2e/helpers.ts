@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './e2e-env';
 
 /** A text field by its accessible name (Mantine's required asterisk is not part of it). */
@@ -42,4 +42,11 @@ export function apiFromPage(page: Page, path: string, body?: unknown) {
     },
     { path, body },
   );
+}
+
+/** Chooses Arabic in the language menu, the way a user does, and waits for the page to mirror. */
+export async function chooseArabic(page: Page) {
+  await page.getByRole('button', { name: 'Language' }).click();
+  await page.getByRole('radio', { name: 'العربية' }).check();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { signUp, uniqueEmail } from './helpers';
+import { signUp, uniqueEmail, chooseArabic } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -88,9 +88,7 @@ for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       if (language === 'ar') {
         // Signed in, the account's language wins: choose it the way a user does.
-        await page.getByRole('button', { name: 'Language' }).click();
-        await page.getByRole('radio', { name: 'العربية' }).check();
-        await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+        await chooseArabic(page);
       }
       mkdirSync(SCREENSHOTS, { recursive: true });
 

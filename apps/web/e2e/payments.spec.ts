@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { field, logInAsAdmin, signUp, uniqueEmail } from './helpers';
+import { field, logInAsAdmin, signUp, uniqueEmail, chooseArabic } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -104,9 +104,7 @@ for (const width of [375, 1280]) {
       await signUp(page, uniqueEmail(), 'layout payments 1');
       await page.setViewportSize({ width, height: 900 });
       if (language === 'ar') {
-        await page.getByRole('button', { name: 'Language' }).click();
-        await page.getByRole('radio', { name: 'العربية' }).check();
-        await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+        await chooseArabic(page);
       }
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.goto('/plans');

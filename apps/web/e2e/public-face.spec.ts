@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { apiFromPage, field, signUp, uniqueEmail } from './helpers';
+import { apiFromPage, field, signUp, uniqueEmail, chooseArabic } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -121,9 +121,7 @@ test('a signed-in user keeps their language across sessions; Arabic mirrors', as
   strictPage: page,
 }) => {
   await signUp(page, uniqueEmail(), 'language 1');
-  await page.getByRole('button', { name: 'Language' }).click();
-  await page.getByRole('radio', { name: 'العربية' }).check();
-  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await chooseArabic(page);
   await expect
     .poll(async () => (await apiFromPage(page, '/api/auth/me')).body)
     .toMatchObject({

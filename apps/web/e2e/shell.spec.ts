@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chooseArabic } from './helpers';
 import { expect, overflowsHorizontally, test } from './fixtures';
 
 /** For looking at, not for comparing: they are not committed. */
@@ -41,9 +42,7 @@ test('the Features menu lists the nine image tools', async ({ strictPage: page }
 
 test('Arabic switches the page to right-to-left', async ({ strictPage: page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Language' }).click();
-  await page.getByRole('radio', { name: 'العربية' }).check();
-  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await chooseArabic(page);
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');

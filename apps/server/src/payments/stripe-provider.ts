@@ -1,14 +1,14 @@
 import Stripe from 'stripe';
 import type { PaymentProvider } from './payment-provider.js';
 
-export interface StripeSettings {
+/** The SDK, on Stripe's own API or on `apiUrl` (stripe-mock, the tests' fake). */
+export function stripeClient({
+  secretKey,
+  apiUrl,
+}: {
   secretKey: string;
-  publicUrl: string;
-  /** Another API address (stripe-mock, the tests' fake); Stripe's own by default. */
   apiUrl?: string;
-}
-
-export function stripeClient({ secretKey, apiUrl }: StripeSettings): Stripe {
+}): Stripe {
   if (!apiUrl) return new Stripe(secretKey);
   const url = new URL(apiUrl);
   return new Stripe(secretKey, {
@@ -22,10 +22,7 @@ export function stripeClient({ secretKey, apiUrl }: StripeSettings): Stripe {
  * Stripe Checkout in subscription mode. Who bought what travels in the subscription's
  * metadata, so every later event (renewals, cancels) can be matched to the user, in any order.
  */
-export function stripeProvider(
-  settings: StripeSettings,
-  stripe = stripeClient(settings),
-): PaymentProvider {
+export function stripeProvider(stripe: Stripe, publicUrl: string): PaymentProvider {
   return {
     name: 'stripe',
     async createCheckout({ sessionId, user, plan, billingType, amountCents, currency }) {
@@ -47,8 +44,8 @@ export function stripeProvider(
         ],
         metadata,
         subscription_data: { metadata },
-        success_url: `${settings.publicUrl}/success`,
-        cancel_url: `${settings.publicUrl}/cancel`,
+        success_url: `${publicUrl}/success`,
+        cancel_url: `${publicUrl}/cancel`,
       });
       if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
       return { url: session.url };

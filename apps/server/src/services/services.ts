@@ -33,15 +33,9 @@ export function createServices({ config, database }: AppContext) {
   // config.ts guarantees the Stripe key and webhook secret when Stripe is the provider.
   const stripe =
     providerName === 'stripe'
-      ? stripeClient({
-          secretKey: stripeSecretKey!,
-          apiUrl: stripeApiUrl,
-          publicUrl: config.publicUrl,
-        })
+      ? stripeClient({ secretKey: stripeSecretKey!, apiUrl: stripeApiUrl })
       : undefined;
-  const provider = stripe
-    ? stripeProvider({ secretKey: stripeSecretKey!, publicUrl: config.publicUrl }, stripe)
-    : sandboxProvider();
+  const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
   return {
     users,
     accounts: accountService(users, tokens),

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from '../app.js';
 
 /** A multipart/form-data body for app.inject, with text fields and at most one file. */
 export function multipart(
@@ -29,4 +32,40 @@ export function multipart(
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** POSTs a form with at most one file to the app, as the holder of `token` (none: anonymous). */
+export function postForm(
+  app: App,
+  url: string,
+  options: {
+    token?: string;
+    fields?: Record<string, string>;
+    file?: { field?: string; filename?: string; content: Buffer };
+    headers?: Record<string, string>;
+  },
+) {
+  const { file } = options;
+  const body = multipart(
+    options.fields ?? {},
+    file
+      ? { field: file.field, filename: file.filename ?? 'upload.bin', content: file.content }
+      : undefined,
+  );
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body.payload,
+    headers: {
+      ...body.headers,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+  });
+}
+
+/** What is left in a folder of DATA_DIR (tmp, jobs): a tool must leave nothing behind. */
+export function leftIn(dataDir: string, folder: string): string[] {
+  const dir = join(dataDir, folder);
+  return existsSync(dir) ? readdirSync(dir) : [];
 }

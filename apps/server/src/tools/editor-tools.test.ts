@@ -1,10 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import * as fixtures from '../test/image-fixtures.js';
-import { multipart } from '../test/multipart.js';
+import { leftIn, postForm } from '../test/multipart.js';
 import { changedBox, noisePng, rgba } from '../test/pixels.js';
 import { subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -20,20 +18,10 @@ describe('image editors: crop, watermark, meme, face blur', () => {
   });
   afterAll(() => t.close());
 
-  function post(path: string, fields: Record<string, string>, content?: Buffer, as = token) {
-    const body = multipart(fields, content ? { filename: 'in.png', content } : undefined);
-    return t.app.inject({
-      method: 'POST',
-      url: path,
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(as) },
-    });
-  }
+  const post = (path: string, fields: Record<string, string>, content?: Buffer, as = token) =>
+    postForm(t.app, path, { token: as, fields, file: content && { filename: 'in.png', content } });
 
-  const tmpIsEmpty = () => {
-    const dir = join(t.database.options.dataDir, 'tmp');
-    return !existsSync(dir) || readdirSync(dir).length === 0;
-  };
+  const tmpIsEmpty = () => leftIn(t.database.options.dataDir, 'tmp').length === 0;
 
   /** Left half red, right half blue. */
   const halves = (width: number, height: number) =>

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import * as fixtures from '../test/image-fixtures.js';
-import { multipart } from '../test/multipart.js';
+import { leftIn, multipart, postForm } from '../test/multipart.js';
 import { subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { decodeToPng, encodeFromPng } from '../media/image/magick.js';
@@ -22,26 +22,20 @@ describe('image tools', () => {
   });
   afterAll(() => t.close());
 
-  function post(
+  const post = (
     path: string,
     fields: Record<string, string>,
     content?: Buffer,
     as = token,
     filename = 'upload.png',
-  ) {
-    const body = multipart(fields, content ? { filename, content } : undefined);
-    return t.app.inject({
-      method: 'POST',
-      url: path,
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(as) },
+  ) =>
+    postForm(t.app, path, {
+      token: as,
+      fields,
+      file: content && { field: 'image', filename, content },
     });
-  }
 
-  const tmpIsEmpty = () => {
-    const dir = join(t.database.options.dataDir, 'tmp');
-    return !existsSync(dir) || readdirSync(dir).length === 0;
-  };
+  const tmpIsEmpty = () => leftIn(t.database.options.dataDir, 'tmp').length === 0;
 
   describe('convert', () => {
     const sharpFormats: [string, string][] = [

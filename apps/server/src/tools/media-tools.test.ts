@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIO_FORMATS, VIDEO_FORMATS } from '@refract/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import { hasFfmpeg } from '../test/image-fixtures.js';
 import * as media from '../test/media-fixtures.js';
-import { multipart } from '../test/multipart.js';
+import { leftIn, postForm } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { ffmpegEncoders } from '../media/av/encoders.js';
 import { mediaFormatTable, mediaOutput } from '../media/av/media-formats.js';
@@ -51,24 +51,13 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
   });
   afterAll(() => t.close());
 
-  function post(
+  const post = (
     path: string,
     field: string,
     fields: Record<string, string>,
     content?: Buffer,
     as = token,
-  ) {
-    const body = multipart(
-      fields,
-      content ? { field, filename: 'upload.bin', content } : undefined,
-    );
-    return t.app.inject({
-      method: 'POST',
-      url: path,
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(as) },
-    });
-  }
+  ) => postForm(t.app, path, { token: as, fields, file: content && { field, content } });
 
   /** Writes a result where ffprobe can read it. */
   function saved(payload: Buffer, name: string) {
@@ -81,10 +70,7 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
   const expectSameDuration = (seconds: number) =>
     expect(Math.abs(seconds - 2)).toBeLessThanOrEqual(0.1 + 1e-9);
 
-  const jobsLeft = () => {
-    const dir = join(t.database.options.dataDir, 'jobs');
-    return existsSync(dir) ? readdirSync(dir) : [];
-  };
+  const jobsLeft = () => leftIn(t.database.options.dataDir, 'jobs');
 
   // Formats this ffmpeg cannot write are reported and refused: tested below.
   it.each(AUDIO_FORMATS.filter((f) => writable.has(f)))(

@@ -20,14 +20,24 @@ export class ApiError extends Error {
   }
 }
 
+/** The stored session as an Authorization header (none when signed out). */
+export function authHeaders(): Record<string, string> {
+  const token = tokenStore.get();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** An error answer's envelope as an ApiError; a body that is not one gets a generic code. */
+export function apiErrorFrom(status: number, body: unknown, statusText = ''): ApiError {
+  const envelope = (typeof body === 'object' && body ? body : {}) as Partial<ErrorEnvelope>;
+  return new ApiError(status, envelope.code ?? 'internal_error', envelope.error ?? statusText);
+}
+
 /** JSON calls to the API with the stored bearer token; errors arrive as ApiError. */
 export async function api<T>(
   path: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = tokenStore.get();
-  if (token) headers.authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
@@ -42,13 +52,6 @@ export async function api<T>(
   const payload = res.headers.get('content-type')?.includes('application/json')
     ? await res.json()
     : undefined;
-  if (!res.ok) {
-    const envelope = payload as Partial<ErrorEnvelope> | undefined;
-    throw new ApiError(
-      res.status,
-      envelope?.code ?? 'internal_error',
-      envelope?.error ?? res.statusText,
-    );
-  }
+  if (!res.ok) throw apiErrorFrom(res.status, payload, res.statusText);
   return payload as T;
 }

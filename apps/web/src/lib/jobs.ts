@@ -1,6 +1,6 @@
 import type { Job } from '@refract/contracts';
-import { api, ApiError, tokenStore } from './api';
-import { postTool, type ToolResponse } from './upload';
+import { api, apiErrorFrom, authHeaders } from './api';
+import { filenameFrom, postTool, type ToolResponse } from './upload';
 
 /** Sends an audio or video file as a job (`?async=1`), with upload progress; resolves with its id. */
 export async function startJob(
@@ -12,11 +12,6 @@ export async function startJob(
   const response = await postTool(`${path}?async=1`, form, onUploadProgress, signal);
   return (JSON.parse(await response.blob.text()) as { jobId: string }).jobId;
 }
-
-const authHeaders = (): Record<string, string> => {
-  const token = tokenStore.get();
-  return token ? { authorization: `Bearer ${token}` } : {};
-};
 
 /**
  * Follows a job's Server-Sent Events until it ends. EventSource cannot send the bearer token,
@@ -66,18 +61,15 @@ async function pollJob(id: string, onUpdate: (job: Job) => void, signal: AbortSi
 /** The finished job's file. */
 export async function jobResult(id: string): Promise<ToolResponse> {
   const response = await fetch(`/api/jobs/${id}/result`, { headers: authHeaders() });
-  if (!response.ok) {
-    const envelope = (await response.json().catch(() => ({}))) as { code?: string; error?: string };
-    throw new ApiError(
+  if (!response.ok)
+    throw apiErrorFrom(
       response.status,
-      (envelope.code ?? 'internal_error') as ApiError['code'],
-      envelope.error ?? response.statusText,
+      await response.json().catch(() => null),
+      response.statusText,
     );
-  }
-  const disposition = response.headers.get('content-disposition');
   return {
     blob: await response.blob(),
-    filename: disposition?.match(/filename="([^"]+)"/)?.[1] ?? 'result',
+    filename: filenameFrom(response.headers.get('content-disposition')),
     headers: (name) => response.headers.get(name),
   };
 }

@@ -1,5 +1,4 @@
-import type { ErrorEnvelope } from '@refract/contracts';
-import { ApiError, tokenStore } from './api';
+import { ApiError, apiErrorFrom, authHeaders } from './api';
 
 export interface ToolResponse {
   blob: Blob;
@@ -7,7 +6,8 @@ export interface ToolResponse {
   headers: (name: string) => string | null;
 }
 
-function filenameFrom(disposition: string | null, fallback: string): string {
+/** The download name the server gave in Content-Disposition. */
+export function filenameFrom(disposition: string | null, fallback = 'result'): string {
   return disposition?.match(/filename="([^"]+)"/)?.[1] ?? fallback;
 }
 
@@ -27,8 +27,7 @@ export function postTool(
     xhr.onabort = () => reject(new DOMException('Cancelled', 'AbortError'));
     xhr.open('POST', path);
     xhr.responseType = 'blob';
-    const token = tokenStore.get();
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
@@ -38,17 +37,18 @@ export function postTool(
       if (xhr.status >= 200 && xhr.status < 300) {
         resolve({
           blob,
-          filename: filenameFrom(xhr.getResponseHeader('content-disposition'), 'result'),
+          filename: filenameFrom(xhr.getResponseHeader('content-disposition')),
           headers: (name) => xhr.getResponseHeader(name),
         });
         return;
       }
+      let body: unknown;
       try {
-        const envelope = JSON.parse(await blob.text()) as ErrorEnvelope;
-        reject(new ApiError(xhr.status, envelope.code, envelope.error));
+        body = JSON.parse(await blob.text());
       } catch {
-        reject(new ApiError(xhr.status, 'internal_error', xhr.statusText));
+        // Not an error envelope; apiErrorFrom gives it the generic code.
       }
+      reject(apiErrorFrom(xhr.status, body, xhr.statusText));
     };
     // A string is JSON (HTML to image); a form is a file upload.
     if (typeof body === 'string') xhr.setRequestHeader('content-type', 'application/json');

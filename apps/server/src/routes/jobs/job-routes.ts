@@ -10,7 +10,7 @@ import {
   jobError,
   type JobService,
 } from '../../services/jobs/job-service.js';
-import { attachment } from '../tools/metered.js';
+import { downloadHeaders } from '../tools/metered.js';
 
 const params = z.object({ id: z.string().max(64) });
 
@@ -87,9 +87,7 @@ export const jobRoutes =
       if (job.status !== 'done')
         throw new AppError(409, 'job_not_finished', 'This job has not finished yet');
       return reply
-        .header('content-type', job.result_content_type!)
-        .header('content-disposition', attachment(job.result_filename!))
-        .header('x-content-type-options', 'nosniff')
+        .headers(downloadHeaders(job.result_content_type!, job.result_filename!))
         .send(createReadStream(jobs.resultPath(job)));
     });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { detectFacesResponseSchema } from '@refract/contracts';
 import { bearer, registerUser } from '../../test/accounts.js';
 import * as fixtures from '../../test/image-fixtures.js';
-import { multipart } from '../../test/multipart.js';
+import { postForm } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /** A photo of people that ships with the model's package (its demo images). */
@@ -27,15 +27,11 @@ describe('POST /api/detect-faces', () => {
   });
   afterAll(() => t.close());
 
-  const post = (content?: Buffer, headers = bearer(token)) => {
-    const body = multipart({}, content ? { filename: 'photo.jpg', content } : undefined);
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/detect-faces',
-      payload: body.payload,
-      headers: { ...body.headers, ...headers },
+  const post = (content?: Buffer, headers = bearer(token)) =>
+    postForm(t.app, '/api/detect-faces', {
+      headers,
+      file: content && { field: 'image', filename: 'photo.jpg', content },
     });
-  };
   const stats = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })).json();
   const tmpIsEmpty = () => {

@@ -6,7 +6,7 @@ import { resolveExecutable } from '../../media/engines.js';
 import { HtmlRenderer } from '../../media/html/html-renderer.js';
 import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
-import { attachment, runMetered } from './metered.js';
+import { downloadHeaders, runMetered } from './metered.js';
 
 /** POST /api/html-to-image: JSON in, an image out, rendered in the sealed Chromium. */
 export const htmlToImageRoutes =
@@ -60,12 +60,11 @@ export const htmlToImageRoutes =
           () => renderer.render(body),
         );
         return reply
-          .header('content-type', body.format === 'jpeg' ? 'image/jpeg' : 'image/png')
-          .header(
-            'content-disposition',
-            attachment(`html-image.${body.format === 'jpeg' ? 'jpg' : 'png'}`),
+          .headers(
+            body.format === 'jpeg'
+              ? downloadHeaders('image/jpeg', 'html-image.jpg')
+              : downloadHeaders('image/png', 'html-image.png'),
           )
-          .header('x-content-type-options', 'nosniff')
           .send(image);
       },
     );

@@ -8,7 +8,7 @@ import { receiveUpload } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
 import { jobError, type JobService } from '../../services/jobs/job-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
-import { attachment } from './metered.js';
+import { downloadHeaders } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
 
@@ -98,9 +98,7 @@ export function registerJobTool(
       });
       return reply
         .headers(quotaHeaders(status))
-        .header('content-type', job.result_content_type!)
-        .header('content-disposition', attachment(job.result_filename!))
-        .header('x-content-type-options', 'nosniff')
+        .headers(downloadHeaders(job.result_content_type!, job.result_filename!))
         .header('x-original-size', String(job.input_bytes))
         .header('x-result-size', String(job.output_bytes))
         .send(stream);

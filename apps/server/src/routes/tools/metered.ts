@@ -31,6 +31,12 @@ export async function runMetered<T>(
   return result;
 }
 
-/** An ASCII-safe attachment header; results are never shown inline (an SVG could run script). */
-export const attachment = (filename: string) =>
-  `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
+/**
+ * The headers of every result file: always an attachment with an ASCII-safe name, never sniffed,
+ * so a result is never shown inline (an SVG could run script).
+ */
+export const downloadHeaders = (contentType: string, filename: string) => ({
+  'content-type': contentType,
+  'content-disposition': `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`,
+  'x-content-type-options': 'nosniff',
+});

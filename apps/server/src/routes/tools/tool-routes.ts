@@ -12,7 +12,7 @@ import type { Services } from '../../services/services.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { registerJobTool } from './job-tool-route.js';
-import { attachment, runMetered } from './metered.js';
+import { downloadHeaders, runMetered } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
 
@@ -90,9 +90,7 @@ export const toolRoutes =
             reply.raw.once('close', cleanup);
             return reply
               .headers(result.headers ?? {})
-              .header('content-type', result.contentType)
-              .header('content-disposition', attachment(result.filename))
-              .header('x-content-type-options', 'nosniff')
+              .headers(downloadHeaders(result.contentType, result.filename))
               .send(stream);
           } finally {
             if (cleanupNow) await removeWorkDir(workDir);

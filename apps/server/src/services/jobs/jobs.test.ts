@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { usageRepository } from '../../db/repositories/usage-repository.js';
 import { bearer, registerUser } from '../../test/accounts.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
 import * as media from '../../test/media-fixtures.js';
-import { multipart } from '../../test/multipart.js';
+import { leftIn, multipart, postForm } from '../../test/multipart.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue, redisUrl } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -51,16 +51,12 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
   }
 
   function submit(t: TestApp, token: string, content: Buffer, format = 'mp3', async = true) {
-    const path = format === 'webm' ? '/api/video/convert-video' : '/api/audio/convertaudio';
-    const body = multipart(
-      { format },
-      { field: format === 'webm' ? 'video' : 'audio', filename: 'in', content },
-    );
-    return t.app.inject({
-      method: 'POST',
-      url: `${path}${async ? '?async=1' : ''}`,
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(token) },
+    const video = format === 'webm';
+    const path = video ? '/api/video/convert-video' : '/api/audio/convertaudio';
+    return postForm(t.app, `${path}${async ? '?async=1' : ''}`, {
+      token,
+      fields: { format },
+      file: { field: video ? 'video' : 'audio', content },
     });
   }
 
@@ -302,18 +298,16 @@ describe.skipIf(!hasFfmpeg)('job files', () => {
     const t = await createTestApp('sqlite', { env: { REDIS_URL: '' } });
     try {
       const { token } = await registerUser(t.app);
-      const body = multipart({ format: 'wav' }, { field: 'audio', filename: 'in', content: wav });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/audio/convertaudio',
-        payload: body.payload,
-        headers: { ...body.headers, ...bearer(token) },
+      const res = await postForm(t.app, '/api/audio/convertaudio', {
+        token,
+        fields: { format: 'wav' },
+        file: { field: 'audio', content: wav },
       });
       expect(res.statusCode).toBe(200);
-      await until(() => {
-        const dir = join(t.database.options.dataDir, 'jobs');
-        return !existsSync(dir) || readdirSync(dir).length === 0;
-      }, 'the delivered job to be forgotten');
+      await until(
+        () => leftIn(t.database.options.dataDir, 'jobs').length === 0,
+        'the delivered job to be forgotten',
+      );
     } finally {
       await t.close();
     }
@@ -346,12 +340,10 @@ describe.skipIf(!hasFfmpeg || !redisUrl)('scale-out: a web process without worke
     );
     try {
       const { token } = await registerUser(t.app);
-      const body = multipart({ format: 'ogg' }, { field: 'audio', filename: 'in', content: wav });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/audio/convertaudio',
-        payload: body.payload,
-        headers: { ...body.headers, ...bearer(token) },
+      const res = await postForm(t.app, '/api/audio/convertaudio', {
+        token,
+        fields: { format: 'ogg' },
+        file: { field: 'audio', content: wav },
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-disposition']).toBe('attachment; filename="converted.ogg"');

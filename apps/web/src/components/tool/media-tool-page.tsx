@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
-import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { ErrorAlert } from '../error-alert';
-import { DownloadButton } from './download-button';
+import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
+import { useObjectUrl } from './use-object-url';
 import { ToolFrame } from './tool-frame';
 import { useJobRun } from './use-job-run';
 
@@ -35,16 +35,10 @@ export function MediaToolPage(props: MediaToolPageProps) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
   const [file, setFile] = useState<File | null>(null);
-  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useJobRun(props.endpoint);
 
-  useEffect(() => {
-    if (!file) return setPreviewUrl(null);
-    const url = URL.createObjectURL(file);
-    setPreviewUrl(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  const previewUrl = useObjectUrl(file);
 
   function choose(next: File) {
     setFile(next);
@@ -129,19 +123,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
           {t('media.cancelled')}
         </Text>
       )}
-      {run.result && file && (
-        <Alert color="green" role="status" title={t('tool.ready')}>
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <Text size="sm">
-              {t('tool.sizes', {
-                before: formatBytes(file.size),
-                after: formatBytes(run.result.size),
-              })}
-            </Text>
-            <DownloadButton result={run.result} />
-          </Group>
-        </Alert>
-      )}
+      {run.result && file && <ResultAlert result={run.result} before={file.size} />}
     </ToolFrame>
   );
 }

@@ -1,12 +1,12 @@
-import { Alert, Button, Group, Progress, Text } from '@mantine/core';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Button, Progress, Text } from '@mantine/core';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
-import { formatBytes } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
-import { DownloadButton } from './download-button';
+import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
+import { useObjectUrl } from './use-object-url';
 import { ErrorAlert } from '../error-alert';
 import { ToolFrame } from './tool-frame';
 import { useToolRun } from './use-tool-run';
@@ -61,16 +61,10 @@ export function ToolPage(props: ToolPageProps) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
   const [file, setFile] = useState<File | null>(null);
-  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useToolRun(props.endpoint);
 
-  useEffect(() => {
-    if (!file) return setPreviewUrl(null);
-    const url = URL.createObjectURL(file);
-    setPreviewUrl(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  const previewUrl = useObjectUrl(file);
 
   function choose(next: File) {
     setFile(next);
@@ -131,19 +125,10 @@ export function ToolPage(props: ToolPageProps) {
         {props.submitLabel}
       </Button>
       {run.result && (
-        <Alert color="green" role="status" title={t('tool.ready')}>
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            {props.showSizes !== false && (
-              <Text size="sm">
-                {t('tool.sizes', {
-                  before: formatBytes(original),
-                  after: formatBytes(run.result.size),
-                })}
-              </Text>
-            )}
-            <DownloadButton result={run.result} />
-          </Group>
-        </Alert>
+        <ResultAlert
+          result={run.result}
+          before={props.showSizes === false ? undefined : original}
+        />
       )}
     </ToolFrame>
   );

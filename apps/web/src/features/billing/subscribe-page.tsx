@@ -44,77 +44,80 @@ export function SubscribePage() {
     onSuccess: ({ url }) => window.location.assign(url),
   });
 
-  if (!planId) return <ErrorAlert message={t('billing.subscribe.planNotLoaded')} />;
   return (
     <Container size="sm" py="xl">
       <PageHeader title={t('pages.subscribe.title')} />
       <TestModeBanner />
-      <QueryState query={plan}>
-        {(p) => {
-          const price = billingType === 'annual' ? p.annualFee : p.monthlyFee;
-          const saving =
-            p.monthlyFee > 0 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
-          return (
-            <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-              <Stack>
-                <Title order={2}>{p.name}</Title>
-                <SegmentedControl
-                  aria-label={t('billing.subscribe.cycle')}
-                  value={billingType}
-                  onChange={(value) => setBillingType(value as BillingType)}
-                  data={[
-                    {
-                      value: 'monthly',
-                      label: `${t('billing.monthly')} · ${t('billing.perMonth', { price: formatMoney(p.monthlyFee) })}`,
-                    },
-                    {
-                      value: 'annual',
-                      label: `${t('billing.annual')} · ${t('billing.perYear', { price: formatMoney(p.annualFee) })}`,
-                    },
-                  ]}
-                  fullWidth
-                  orientation="vertical"
-                />
-                {saving > 0 && (
-                  <Text size="sm" c="teal.9" fw={600}>
-                    {t('billing.subscribe.save', { percent: saving })}
-                  </Text>
-                )}
-                <List
-                  spacing="xs"
-                  icon={
-                    <ThemeIcon size={20} radius="xl" color="teal">
-                      <IconCheck size={14} aria-hidden />
-                    </ThemeIcon>
-                  }
-                >
-                  {p.features.map((feature) => (
-                    <List.Item key={feature}>
-                      {/* The server's default line is English; show it in the user's language. */}
-                      {feature === DEFAULT_PLAN_FEATURES[0]
-                        ? t('plans.allServicesIncluded')
-                        : feature}
-                    </List.Item>
-                  ))}
-                </List>
-                <ErrorAlert message={checkout.error ? errorMessage(checkout.error) : null} />
-                <Button
-                  size="md"
-                  loading={checkout.isPending || checkout.isSuccess}
-                  onClick={() => checkout.mutate()}
-                >
-                  {t('billing.subscribe.pay', { price: formatMoney(price) })}
-                </Button>
-                {(checkout.isPending || checkout.isSuccess) && (
-                  <Text size="sm" c="dimmed" role="status">
-                    {t('billing.subscribe.redirecting')}
-                  </Text>
-                )}
-              </Stack>
-            </Paper>
-          );
-        }}
-      </QueryState>
+      {!planId ? (
+        <ErrorAlert message={t('billing.subscribe.planNotLoaded')} />
+      ) : (
+        <QueryState query={plan}>
+          {(p) => {
+            const price = billingType === 'annual' ? p.annualFee : p.monthlyFee;
+            const saving =
+              p.monthlyFee > 0 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
+            return (
+              <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+                <Stack>
+                  <Title order={2}>{p.name}</Title>
+                  <SegmentedControl
+                    aria-label={t('billing.subscribe.cycle')}
+                    value={billingType}
+                    onChange={(value) => setBillingType(value as BillingType)}
+                    data={[
+                      {
+                        value: 'monthly',
+                        label: `${t('billing.monthly')} · ${t('billing.perMonth', { price: formatMoney(p.monthlyFee) })}`,
+                      },
+                      {
+                        value: 'annual',
+                        label: `${t('billing.annual')} · ${t('billing.perYear', { price: formatMoney(p.annualFee) })}`,
+                      },
+                    ]}
+                    fullWidth
+                    orientation="vertical"
+                  />
+                  {saving > 0 && (
+                    <Text size="sm" c="teal.9" fw={600}>
+                      {t('billing.subscribe.save', { percent: saving })}
+                    </Text>
+                  )}
+                  <List
+                    spacing="xs"
+                    icon={
+                      <ThemeIcon size={20} radius="xl" color="teal">
+                        <IconCheck size={14} aria-hidden />
+                      </ThemeIcon>
+                    }
+                  >
+                    {p.features.map((feature) => (
+                      <List.Item key={feature}>
+                        {/* The server's default line is English; show it in the user's language. */}
+                        {feature === DEFAULT_PLAN_FEATURES[0]
+                          ? t('plans.allServicesIncluded')
+                          : feature}
+                      </List.Item>
+                    ))}
+                  </List>
+                  <ErrorAlert message={checkout.error ? errorMessage(checkout.error) : null} />
+                  <Button
+                    size="md"
+                    loading={checkout.isPending || checkout.isSuccess}
+                    onClick={() => checkout.mutate()}
+                  >
+                    {t('billing.subscribe.pay', { price: formatMoney(price) })}
+                  </Button>
+                  {(checkout.isPending || checkout.isSuccess) && (
+                    <Text size="sm" c="dimmed" role="status">
+                      {t('billing.subscribe.redirecting')}
+                    </Text>
+                  )}
+                </Stack>
+              </Paper>
+            );
+          }}
+        </QueryState>
+      )}
     </Container>
   );
 }
