@@ -23,6 +23,8 @@ import { toolRoutes } from './routes/tools/tool-routes.js';
 import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
+import { closeStalledRequests } from './plugins/stalled-requests.js';
+import { registerCors } from './plugins/cors.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
 import { paymentRoutes } from './routes/payments/payment-routes.js';
 import { sandboxRoutes } from './routes/payments/sandbox-routes.js';
@@ -99,6 +101,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   });
 
   registerErrorHandler(app);
+  closeStalledRequests(app, config.uploadTimeouts);
+  await registerCors(app, config.corsOrigins);
   const services = createServices(context);
   await services.plans.seedDefaults();
   if (config.admin) {

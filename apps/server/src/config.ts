@@ -23,6 +23,9 @@ const wholeNumber = z.coerce
   .int('must be a whole number')
   .min(0, 'must be a whole number');
 
+/** Scheme, host and optional port: what a browser sends in Origin. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce
@@ -39,6 +42,14 @@ const envSchema = z.object({
     message: 'must be at least 32 characters',
   }),
   PUBLIC_URL: optionalUrl(['http', 'https']),
+  // Other sites whose scripts may call the API, comma-separated (https://app.example.com); none by default.
+  CORS_ORIGINS: optionalText.refine(
+    (v) => v === undefined || v.split(',').every((o) => ORIGIN.test(o.trim())),
+    { message: 'must be origins like https://app.example.com, comma-separated' },
+  ),
+  // Seconds a request body may take to arrive in all, and may stall without a byte (then 408).
+  UPLOAD_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(600),
+  UPLOAD_IDLE_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(30),
   ADMIN_EMAIL: optionalText,
   ADMIN_PASSWORD: optionalText,
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
@@ -118,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    corsOrigins: e.CORS_ORIGINS?.split(',').map((o) => o.trim()) ?? [],
+    uploadTimeouts: { totalMs: e.UPLOAD_TIMEOUT * 1000, idleMs: e.UPLOAD_IDLE_TIMEOUT * 1000 },
     admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     payments: {
       provider: e.PAYMENT_PROVIDER,

@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'api_key_not_allowed',
   'invalid_api_key',
   'api_key_limit_reached',
+  'upload_timeout',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

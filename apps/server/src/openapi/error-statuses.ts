@@ -50,4 +50,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   api_key_not_allowed: 403,
   invalid_api_key: 401,
   api_key_limit_reached: 409,
+  upload_timeout: 408,
 };

@@ -14,8 +14,6 @@ import { assertStrongPassword, normalizeEmail } from './account-service.js';
 
 const RESET_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 
-const emailNotFound = () =>
-  new AppError(404, 'email_not_found', 'No account uses this email address');
 const incorrectAnswers = () =>
   new AppError(400, 'incorrect_answers', 'The security answers are not correct');
 const invalidResetToken = () =>
@@ -28,25 +26,26 @@ const invalidResetToken = () =>
 /**
  * Three steps: email → security answers → new password. The last step needs the single-use,
  * 15-minute token that only correct answers earn (the earlier app reset from an email alone).
+ * An unknown email is answered exactly like a known one (the same questions, then
+ * incorrect_answers after the same hashing work), so recovery never tells who has an account.
  */
 export function passwordRecoveryService(users: UsersRepository, resets: PasswordResetsRepository) {
   return {
-    async questions(email: string) {
-      const row = await users.findByEmail(normalizeEmail(email));
-      if (!row) throw emailNotFound();
+    // Everyone has the same two questions, so nothing is looked up.
+    async questions() {
       return { questions: [...SECURITY_QUESTIONS] };
     },
 
     async verifyAnswers(email: string, answers: string[]) {
       const row = await users.findByEmail(normalizeEmail(email));
-      if (!row) throw emailNotFound();
       const decoy = await decoyHash();
-      // Check both answers every time, so timing does not tell which one was wrong.
+      // Check both answers every time, against decoys when there is no account, so timing
+      // tells neither which answer was wrong nor whether the account exists.
       const [bookOk, mealOk] = await Promise.all([
-        verifySecret(row.book_answer_hash ?? decoy, normalizeAnswer(answers[0] ?? '')),
-        verifySecret(row.meal_answer_hash ?? decoy, normalizeAnswer(answers[1] ?? '')),
+        verifySecret(row?.book_answer_hash ?? decoy, normalizeAnswer(answers[0] ?? '')),
+        verifySecret(row?.meal_answer_hash ?? decoy, normalizeAnswer(answers[1] ?? '')),
       ]);
-      if (!row.book_answer_hash || !row.meal_answer_hash || !bookOk || !mealOk)
+      if (!row?.book_answer_hash || !row.meal_answer_hash || !bookOk || !mealOk)
         throw incorrectAnswers();
       const resetToken = randomToken();
       await resets.issue(

@@ -49,11 +49,12 @@ export const svgWithEntity = () =>
       '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text y="10">&xxe;</text></svg>',
   );
 
+/** A script, a link and references inside the file: all harmless once drawn. */
 export const svgWithScript = () =>
   Buffer.from(
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="10">' +
-      '<script>alert(1)</script><image xlink:href="file:///etc/passwd" width="5" height="5"/>' +
-      '<rect width="20" height="10" fill="red"/></svg>',
+      '<script>alert(1)</script><a href="https://example.com/"><rect id="r" width="20" height="10" fill="red"/></a>' +
+      '<use xlink:href="#r"/><rect width="2" height="2" fill="url(#r)"/></svg>',
   );
 
 /** Whether ffmpeg is installed (the video outputs and the GIF fixture need it). */

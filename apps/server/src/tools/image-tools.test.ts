@@ -164,7 +164,7 @@ describe('image tools', () => {
       },
     );
 
-    it('reads an SVG without running its script or fetching its links', async () => {
+    it('reads an SVG without running its script, keeping its links inside the file', async () => {
       const res = await post(
         '/api/convert',
         { format: 'png' },

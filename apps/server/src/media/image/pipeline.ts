@@ -56,10 +56,32 @@ export function toImageError(err: unknown): AppError {
   return invalidImage();
 }
 
-/** SVG is parsed by librsvg from memory (no base path, so no local files); entities are refused outright. */
+/** What an SVG may point at: its own elements, or an embedded raster image. */
+const SAFE_REFERENCE = /^\s*(#|data:image\/(png|jpeg|gif|webp)[;,])/i;
+
+/** Every place an SVG can name another resource: href attributes (but a link's), url(), @import. */
+function svgReferences(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/<(\w[\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
+    if (m[1]!.toLowerCase() === 'a') continue;
+    for (const href of m[2]!.matchAll(/(?:^|\s)(?:[\w-]+:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi))
+      found.push(href[1] ?? href[2] ?? '');
+  }
+  for (const url of text.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi))
+    found.push(url[1] ?? url[2] ?? url[3] ?? '');
+  if (/@import/i.test(text)) found.push('@import');
+  return found;
+}
+
+/**
+ * SVG is parsed by librsvg from memory. Entities are refused outright, and so is any reference
+ * outside the file: librsvg draws an absolute file:// href, which would read the server's disk.
+ */
 async function loadSvg(path: string): Promise<Buffer> {
   const text = await readFile(path, 'utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalidImage('SVG with a DOCTYPE or entities');
+  if (svgReferences(text).some((ref) => !SAFE_REFERENCE.test(ref)))
+    throw invalidImage('SVG that links to other files');
   return Buffer.from(text);
 }
 

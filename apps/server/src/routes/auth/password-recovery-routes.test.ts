@@ -40,10 +40,19 @@ describeEachDatabase('password recovery', (kind) => {
       expect(res.json()).toEqual({ questions: [...SECURITY_QUESTIONS] });
     });
 
-    it('answers 404 email_not_found for an unknown email', async () => {
-      const res = await post('verify-email', { email: 'ghost@example.com' });
-      expect(res.statusCode).toBe(404);
-      expect(res.json().code).toBe('email_not_found');
+    it('answers an unknown email exactly like a known one, at both steps', async () => {
+      const user = await registerUser(t.app);
+      const wrong = { answers: ['Emma', 'Pizza'] };
+      const known = await post('verify-email', { email: user.email });
+      const unknown = await post('verify-email', { email: 'ghost@example.com' });
+      expect([unknown.statusCode, unknown.body]).toEqual([known.statusCode, known.body]);
+      const knownAnswers = await post('verify-answers', { email: user.email, ...wrong });
+      const unknownAnswers = await post('verify-answers', { email: 'ghost@example.com', ...wrong });
+      expect(unknownAnswers.statusCode).toBe(400);
+      expect([unknownAnswers.statusCode, unknownAnswers.body]).toEqual([
+        knownAnswers.statusCode,
+        knownAnswers.body,
+      ]);
     });
   });
 

@@ -23,7 +23,7 @@ export const passwordRecoveryRoutes =
     app.post(
       `${prefix}/verify-email`,
       {
-        config: { errors: ['email_not_found', 'too_many_requests'] },
+        config: { errors: ['too_many_requests'] },
         schema: {
           summary: 'Password recovery, step 1: the security questions',
           tags: ['Account'],
@@ -33,14 +33,14 @@ export const passwordRecoveryRoutes =
       },
       async (request) => {
         countAttempt('recover-email', request.body.email, request.ip);
-        return services.recovery.questions(request.body.email);
+        return services.recovery.questions();
       },
     );
 
     app.post(
       `${prefix}/verify-answers`,
       {
-        config: { errors: ['email_not_found', 'incorrect_answers', 'too_many_requests'] },
+        config: { errors: ['incorrect_answers', 'too_many_requests'] },
         schema: {
           summary: 'Password recovery, step 2: answers for a reset token',
           tags: ['Account'],
@@ -58,7 +58,7 @@ export const passwordRecoveryRoutes =
       `${prefix}/reset`,
       {
         config: {
-          errors: ['email_not_found', 'invalid_reset_token', 'weak_password', 'too_many_requests'],
+          errors: ['invalid_reset_token', 'weak_password', 'too_many_requests'],
         },
         schema: {
           summary: 'Password recovery, step 3: a new password',

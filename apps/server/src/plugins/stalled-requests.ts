@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorEnvelope } from '@refract/contracts';
+
+const hasBody = (raw: IncomingMessage) =>
+  Number(raw.headers['content-length'] ?? 0) > 0 || raw.headers['transfer-encoding'] !== undefined;
+
+/** What a stalled client gets before its connection closes; written raw, as no reply is under way. */
+function timeoutResponse(error: string) {
+  const body = JSON.stringify({ error, code: 'upload_timeout' } satisfies ErrorEnvelope);
+  return [
+    'HTTP/1.1 408 Request Timeout',
+    'content-type: application/json; charset=utf-8',
+    'x-content-type-options: nosniff',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * A request body that stops arriving for `idleMs`, or is still arriving after `totalMs`, gets
+ * 408 upload_timeout and its connection is closed: a stalled or dripping client cannot hold a
+ * connection, a handler and a temp file. Progress is read off the socket's byte count, which
+ * leaves Node's own socket timeouts (keep-alive) alone.
+ */
+export function closeStalledRequests(
+  app: FastifyInstance,
+  { idleMs, totalMs }: { idleMs: number; totalMs: number },
+) {
+  const timers = new WeakMap<IncomingMessage, NodeJS.Timeout>();
+  const disarm = (raw: IncomingMessage) => {
+    clearInterval(timers.get(raw));
+    timers.delete(raw);
+  };
+
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    if (!hasBody(raw)) return;
+    const socket = raw.socket;
+    const started = Date.now();
+    let lastBytes = socket.bytesRead;
+    let lastProgress = started;
+    const cutOff = (reason: string) => {
+      disarm(raw);
+      request.log.info(`request body cut off: ${reason}`);
+      socket.end(timeoutResponse(reason), () => socket.destroy());
+    };
+    const timer = setInterval(
+      () => {
+        const now = Date.now();
+        if (socket.bytesRead !== lastBytes) {
+          lastBytes = socket.bytesRead;
+          lastProgress = now;
+        }
+        if (now - lastProgress >= idleMs)
+          cutOff(`The upload stopped: nothing arrived for ${seconds(idleMs)}`);
+        else if (now - started >= totalMs)
+          cutOff(`The upload took longer than ${seconds(totalMs)}`);
+      },
+      Math.max(50, Math.min(idleMs, totalMs) / 4),
+    );
+    timer.unref();
+    timers.set(raw, timer);
+    raw.once('end', () => disarm(raw));
+    raw.once('close', () => disarm(raw));
+  });
+  app.addHook('onResponse', async (request) => disarm(request.raw));
+}

@@ -1,0 +1,140 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bearer, registerUser } from '../test/accounts.js';
+import { pngBytes, solid } from '../test/image-fixtures.js';
+import { leftIn, postForm } from '../test/multipart.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+import * as hostile from './hostile-images.js';
+
+const PASSWD = readFileSync('/etc/passwd', 'latin1');
+
+/** Whether any trace of /etc/passwd is in the bytes: the text, or its hex (as CVE-2022-44268 leaks it). */
+const leaksPasswd = (bytes: Buffer) => {
+  const firstLine = PASSWD.split('\n')[0]!;
+  const text = bytes.toString('latin1');
+  return text.includes(firstLine) || text.includes(Buffer.from(firstLine).toString('hex'));
+};
+
+describe('hostile images', () => {
+  let t: TestApp;
+  let token: string;
+  let bait: Server;
+  let baitUrl: string;
+  const hits: string[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'refract-hostile-'));
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    token = (await registerUser(t.app)).token;
+    await t.database.db.updateTable('users').set({ is_admin: 1 }).execute();
+    bait = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+    baitUrl = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await t.close();
+    bait.close();
+  });
+
+  const convert = (content: Buffer, filename = 'image.png', format = 'png') =>
+    postForm(t.app, '/api/convert', { token, fields: { format }, file: { content, filename } });
+
+  it.each([
+    ['MVG with url() and a shell pipe', () => hostile.mvg(`${baitUrl}/mvg`)],
+    ['MVG with ephemeral:', () => hostile.mvgWith(`ephemeral:${join(scratch, 'keep-me')}`)],
+    ['MVG with label:@file', () => hostile.mvgWith('label:@/etc/passwd')],
+    ['MSL reading and writing files', () => hostile.msl('/etc/passwd', join(scratch, 'out.png'))],
+  ])('refuses %s as no image, touching no file and no network', async (_, make) => {
+    writeFileSync(join(scratch, 'keep-me'), 'still here');
+    for (const name of ['image.png', 'image.mvg', 'image.msl', 'image.svg']) {
+      const res = await convert(make(), name);
+      expect(res.statusCode, name).toBe(415);
+      expect(res.json().code).toBe('unsupported_media_type');
+    }
+    expect(existsSync(join(scratch, 'keep-me'))).toBe(true);
+    expect(existsSync(join(scratch, 'out.png'))).toBe(false);
+    expect(existsSync('/tmp/refract-pwned')).toBe(false);
+    expect(hits).toEqual([]);
+  });
+
+  it('refuses an SVG with "billion laughs" entities at once', async () => {
+    const res = await convert(hostile.billionLaughs(), 'laughs.svg');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('invalid_image');
+  });
+
+  it('draws nothing an SVG links to: neither a local file nor a URL', async () => {
+    const red = join(scratch, 'red.png');
+    await solid(20, 20).png().toFile(red);
+    for (const href of [`file://${red}`, red, `${baitUrl}/svg-image.png`]) {
+      const res = await convert(hostile.svgWithHref(href), 'linked.svg');
+      if (res.statusCode === 200) {
+        const { data } = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+        const white = [...data].every((value) => value === 255);
+        expect(white, `${href} was drawn`).toBe(true);
+      } else {
+        expect(res.json().code, href).toBe('invalid_image');
+      }
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('refuses an SVG that claims 100000×100000 pixels', async () => {
+    const res = await convert(hostile.svgBomb(), 'bomb.svg');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('image_too_large');
+  });
+
+  it('never copies a file named in a PNG "profile" chunk into the result (CVE-2022-44268)', async () => {
+    const png = await hostile.pngAskingForFile('/etc/passwd');
+    for (const [path, fields] of [
+      ['/api/convert', { format: 'png' }],
+      ['/api/convert', { format: 'bmp' }],
+      ['/api/compress', { quality: '80', format: 'png' }],
+      ['/api/rotate', { angle: '90' }],
+    ] as const) {
+      const res = await postForm(t.app, path, { token, fields, file: { content: png } });
+      expect(res.statusCode, `${path} ${res.body.slice(0, 200)}`).toBe(200);
+      expect(leaksPasswd(res.rawPayload), path).toBe(false);
+      expect(res.rawPayload.includes('/etc/passwd'), path).toBe(false);
+    }
+  });
+
+  it('re-encodes a PNG/HTML polyglot: the script is gone and the file is an attachment', async () => {
+    const res = await convert(await hostile.pngHtmlPolyglot(), 'page.html');
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.includes('<script')).toBe(false);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="converted.png"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('never uses an uploaded file name as a path', async () => {
+    const escape = join(scratch, 'escaped.png');
+    const names = [
+      `../../../../../..${escape}`,
+      '..\\..\\..\\windows.png',
+      'a\u0000b.png',
+      `${'x'.repeat(1000)}.png`,
+      '"; filename="evil.html',
+    ];
+    for (const name of names) {
+      const res = await convert(await pngBytes(), name);
+      expect(res.statusCode, name).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="converted.png"');
+    }
+    expect(existsSync(escape)).toBe(false);
+    expect(readdirSync(scratch).filter((f) => f.startsWith('escaped'))).toEqual([]);
+    await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
+    const stats = await t.app.inject({ url: '/api/user/stats', headers: bearer(token) });
+    expect(stats.statusCode).toBe(200);
+  });
+});
