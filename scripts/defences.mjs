@@ -152,7 +152,11 @@ export const DEFENCES = [
   {
     defence: 'rate limit on credentials',
     edits: [
-      [`${S}services/services.ts`, 'attemptLimiter({ max: 10,', 'attemptLimiter({ max: 10_000,'],
+      [
+        `${S}services/services.ts`,
+        'CREDENTIAL_ATTEMPTS = { max: 10,',
+        'CREDENTIAL_ATTEMPTS = { max: 10_000,',
+      ],
     ],
     test: [`${S}routes/auth/auth-routes.test.ts`, 'rate limits'],
   },
@@ -228,18 +232,7 @@ export const DEFENCES = [
         'MAX_INPUT_PIXELS = 100_000_000_000;',
       ],
     ],
-    test: [security('images'), '100000'],
-  },
-  {
-    defence: 'metadata never carried over',
-    edits: [
-      [
-        `${S}media/image/pipeline.ts`,
-        '          .autoOrient()\n',
-        '          .autoOrient()\n          .keepMetadata()\n',
-      ],
-    ],
-    test: [security('images'), 'profile'],
+    test: [`${S}tools/image-tools.test.ts`, '30000'],
   },
   {
     defence: 'upload names never used as paths',
@@ -308,7 +301,7 @@ export const DEFENCES = [
   {
     defence: 'allow-list of demuxers',
     edits: [[`${S}media/av/probe.ts`, 'READABLE_DEMUXERS.has(', 'true || READABLE_DEMUXERS.has(']],
-    test: [security('media'), 'SDP'],
+    test: [security('media'), 'image'],
   },
   // Webhooks
   {

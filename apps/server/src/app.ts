@@ -103,7 +103,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   registerErrorHandler(app);
   closeStalledRequests(app, config.uploadTimeouts);
   await registerCors(app, config.corsOrigins);
-  const services = createServices(context);
+  const services = createServices(context, app.log);
+  app.addHook('onClose', async () => services.close());
   await services.plans.seedDefaults();
   if (config.admin) {
     const result = await ensureAdmin(services.users, config.admin);

@@ -20,7 +20,7 @@ async function main() {
   if (!engines.ffmpeg.available)
     log.warn('ffmpeg not found: every job this worker takes will fail');
   const context = { config, database, engines, version: APP_VERSION };
-  const jobs = await startJobSystem(context, createServices(context).quotas, log);
+  const jobs = await startJobSystem(context, createServices(context, log).quotas, log);
 
   const shutdown = async (signal: string) => {
     log.info(`${signal} received: interrupting running jobs and stopping`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
-import { hasFfmpeg } from '../test/image-fixtures.js';
+import { hasFfmpeg, pngBytes } from '../test/image-fixtures.js';
 import * as media from '../test/media-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -15,7 +15,7 @@ const sdp = () =>
   );
 /** A real AVI over 1 MB with the playlist's marker split across the scanner's 1 MB reads. */
 const aviWithSplitMarker = () => {
-  const avi = media.aviWithPlaylist();
+  const avi = media.testVideo(1, '64x48', 'avi');
   const at = 1024 * 1024 - 3;
   // The JUNK chunk's 8-byte header, then padding, so that the marker starts at `at`.
   const padding = Buffer.alloc(at - avi.length - 8);
@@ -31,8 +31,10 @@ const aviWithSplitMarker = () => {
 
 describe.skipIf(!hasFfmpeg)('hostile audio and video', () => {
   let t: TestApp;
+  let pngFile: Buffer;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
+    pngFile = await pngBytes(64, 48);
   });
   afterAll(() => t.close());
 
@@ -40,6 +42,8 @@ describe.skipIf(!hasFfmpeg)('hostile audio and video', () => {
     ['an ffconcat script naming /etc/passwd', concatScript],
     ['an SDP file pointing at RTP ports', sdp],
     ['an AVI with a playlist split across 1 MB reads', aviWithSplitMarker],
+    // The image2 demuxer reads numbered file sequences: no image is taken as audio or video.
+    ['an image, which ffmpeg would read with its image demuxer', () => pngFile],
   ])('refuses %s before a job is queued, charging nothing', async (_, make) => {
     const { token } = await registerUser(t.app);
     for (const [path, field] of [

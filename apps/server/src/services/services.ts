@@ -11,7 +11,9 @@ import { apiKeyService } from './api-key-service.js';
 import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
 import { accountService } from './account-service.js';
-import { attemptLimiter } from './attempt-limiter.js';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { attemptLimiter, redisAttemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
 import { passwordRecoveryService } from './password-recovery-service.js';
 import { tokenService } from './token-service.js';
@@ -21,8 +23,24 @@ import { stripeClient, stripeProvider } from '../payments/stripe-provider.js';
 import { paymentService } from './payments/payment-service.js';
 import { stripeEvents } from './payments/stripe-events.js';
 
+// Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
+const CREDENTIAL_ATTEMPTS = { max: 10, windowMs: 15 * 60 * 1000 };
+
+/** In Redis when there is one, so that every web process counts together. */
+function credentialLimiter(config: AppContext['config'], log: FastifyBaseLogger) {
+  if (!config.redisUrl) return { limiter: attemptLimiter(CREDENTIAL_ATTEMPTS), close() {} };
+  // Lazy: a worker process builds these services too but never counts logins.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', () => {}); // each failed command is logged where it falls back
+  const prefix = `${config.jobs.queueName}:attempts:`;
+  return {
+    limiter: redisAttemptLimiter(CREDENTIAL_ATTEMPTS, redis, prefix, log),
+    close: () => redis.disconnect(),
+  };
+}
+
 /** Wires repositories into services once per app; routes receive the result. */
-export function createServices({ config, database }: AppContext) {
+export function createServices({ config, database }: AppContext, log: FastifyBaseLogger) {
   const users = usersRepository(database.db);
   const plans = plansRepository(database.db);
   const subscriptions = subscriptionsRepository(database.db);
@@ -36,12 +54,12 @@ export function createServices({ config, database }: AppContext) {
       ? stripeClient({ secretKey: stripeSecretKey!, apiUrl: stripeApiUrl })
       : undefined;
   const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
+  const credentials = credentialLimiter(config, log);
   return {
     users,
     accounts: accountService(users, tokens),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
-    // Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
     quotas: quotaService(plans, subscriptions, usage),
     admin: adminService(users, plans, subscriptions, usage, payments),
@@ -56,7 +74,8 @@ export function createServices({ config, database }: AppContext) {
       client: stripe,
       events: stripeEvents({ db: database.db, stripe, payments, plans, subscriptions }),
     },
-    credentialAttempts: attemptLimiter({ max: 10, windowMs: 15 * 60 * 1000 }),
+    credentialAttempts: credentials.limiter,
+    close: credentials.close,
   };
 }
 

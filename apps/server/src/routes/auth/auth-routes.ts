@@ -40,7 +40,7 @@ export const authRoutes =
       },
       async (request) => {
         const email = normalizeEmail(request.body.email);
-        services.credentialAttempts.hit([`login:email:${email}`, `login:ip:${request.ip}`]);
+        await services.credentialAttempts.hit([`login:email:${email}`, `login:ip:${request.ip}`]);
         return services.accounts.login(request.body);
       },
     );

@@ -32,7 +32,7 @@ export const passwordRecoveryRoutes =
         },
       },
       async (request) => {
-        countAttempt('recover-email', request.body.email, request.ip);
+        await countAttempt('recover-email', request.body.email, request.ip);
         return services.recovery.questions();
       },
     );
@@ -49,7 +49,7 @@ export const passwordRecoveryRoutes =
         },
       },
       async (request) => {
-        countAttempt('recover-answers', request.body.email, request.ip);
+        await countAttempt('recover-answers', request.body.email, request.ip);
         return services.recovery.verifyAnswers(request.body.email, request.body.answers);
       },
     );
@@ -69,7 +69,7 @@ export const passwordRecoveryRoutes =
       },
       async (request) => {
         const { email, newPassword, resetToken } = request.body;
-        countAttempt('recover-reset', email, request.ip);
+        await countAttempt('recover-reset', email, request.ip);
         return services.recovery.reset(email, newPassword, resetToken ?? '');
       },
     );

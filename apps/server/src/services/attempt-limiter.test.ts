@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { redisUrl } from '../test/queues.js';
+import { attemptLimiter, redisAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
+
+const LIMIT = { max: 3, windowMs: 60_000 };
+const silent = pino({ level: 'silent' });
+
+/** How many of `n` attempts on one key get through. */
+async function allowed(limiter: AttemptLimiter, key: string, n: number) {
+  let passed = 0;
+  for (let i = 0; i < n; i += 1) {
+    await limiter.hit([key]).then(
+      () => (passed += 1),
+      () => {},
+    );
+  }
+  return passed;
+}
+
+describe('attempt limits in memory', () => {
+  it('allows max attempts per window, then 429 with Retry-After, then a new window', async () => {
+    let now = 0;
+    const limiter = attemptLimiter(LIMIT, () => now);
+    expect(await allowed(limiter, 'login:ip:a', 5)).toBe(3);
+    await expect(limiter.hit(['login:ip:a'])).rejects.toMatchObject({
+      status: 429,
+      code: 'too_many_requests',
+      headers: { 'retry-after': '60' },
+    });
+    expect(await allowed(limiter, 'login:ip:b', 1)).toBe(1);
+    now = 60_001;
+    expect(await allowed(limiter, 'login:ip:a', 1)).toBe(1);
+  });
+});
+
+describe.skipIf(!redisUrl)('attempt limits in Redis', () => {
+  const redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1 });
+  afterAll(() => redis.quit());
+
+  it('counts one limit across instances sharing Redis', async () => {
+    const prefix = `test-${randomUUID()}:attempts:`;
+    const first = redisAttemptLimiter(LIMIT, redis, prefix, silent);
+    const second = redisAttemptLimiter(LIMIT, redis, prefix, silent);
+    expect(await allowed(first, 'login:email:x', 2)).toBe(2);
+    expect(await allowed(second, 'login:email:x', 2)).toBe(1);
+    const refused = await first.hit(['login:email:x']).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 429 });
+    const retryAfter = Number(
+      (refused as { headers: Record<string, string> }).headers['retry-after'],
+    );
+    expect(retryAfter).toBeGreaterThan(50);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    const ttl = await redis.pttl(`${prefix}login:email:x`);
+    expect(ttl).toBeGreaterThan(0);
+  });
+
+  it('counts in memory while Redis is unreachable, rather than refusing everyone', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true });
+    down.on('error', () => {});
+    const limiter = redisAttemptLimiter(LIMIT, down, 'x:', silent);
+    expect(await allowed(limiter, 'login:ip:c', 5)).toBe(3);
+    down.disconnect();
+  });
+});
