@@ -1,14 +1,15 @@
 // Proves the attack suite has teeth: removes each defence in turn (a small source edit), runs the
 // tests that guard it, and expects them to FAIL; then puts the source back. Not part of CI (it
-// edits the working tree and takes minutes): run `node scripts/check-defences.mjs [filter]` after
+// edits the working tree and takes minutes): run `node scripts/check-defences.mjs [words…]` after
 // changing a defence or its test. Results: docs/security.md, "Each defence disabled once".
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { DEFENCES } from './defences.mjs';
 
-const filter = process.argv[2];
+// Optional filters: only the defences whose name contains one of the words given.
+const filters = process.argv.slice(2).map((f) => f.toLowerCase());
 const chosen = DEFENCES.filter(
-  (d) => !filter || d.defence.toLowerCase().includes(filter.toLowerCase()),
+  (d) => filters.length === 0 || filters.some((f) => d.defence.toLowerCase().includes(f)),
 );
 const originals = new Map();
 

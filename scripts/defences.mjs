@@ -189,8 +189,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}routes/plans/plan-routes.ts`,
-        'preHandler: guards.requireAdmin,',
-        'preHandler: guards.requireUser,',
+        'prefix,\n      {\n        preHandler: guards.requireAdmin,',
+        'prefix,\n      {\n        preHandler: guards.requireUser,',
       ],
     ],
     test: [`${S}routes/plans/plan-routes.test.ts`, 'admin only'],
@@ -232,7 +232,7 @@ export const DEFENCES = [
         'MAX_INPUT_PIXELS = 100_000_000_000;',
       ],
     ],
-    test: [`${S}tools/image-tools.test.ts`, '30000'],
+    test: [security('images'), 'over the 100-megapixel'],
   },
   {
     defence: 'upload names never used as paths',
@@ -301,7 +301,7 @@ export const DEFENCES = [
   {
     defence: 'allow-list of demuxers',
     edits: [[`${S}media/av/probe.ts`, 'READABLE_DEMUXERS.has(', 'true || READABLE_DEMUXERS.has(']],
-    test: [security('media'), 'image'],
+    test: [security('media'), 'allow-list'],
   },
   // Webhooks
   {
@@ -321,6 +321,12 @@ export const DEFENCES = [
       [
         `${S}services/payments/stripe-events.ts`,
         "if (await deps.payments.wasEventProcessed(event.id)) return 'duplicate';",
+        '',
+      ],
+      // The payment's unique key is the next layer, and the check on the insert the last.
+      [
+        `${S}db/repositories/payments-repository.ts`,
+        "\n        .onConflict((oc) => oc.column('provider_payment_id').doNothing())",
         '',
       ],
       [`${S}services/payments/fulfilment.ts`, 'if (!recorded) return false;', ''],
@@ -352,6 +358,10 @@ export const DEFENCES = [
         "return route.abort('blockedbyclient');",
         'return route.continue();',
       ],
+      // Two more layers, each enough alone for the test's local server: no address resolves,
+      // and the context is offline.
+      [`${S}media/html/html-renderer.ts`, "'--host-resolver-rules=MAP * ~NOTFOUND',", ''],
+      [`${S}media/html/html-renderer.ts`, 'offline: true,', 'offline: false,'],
     ],
     test: [`${S}routes/tools/html-to-image-routes.test.ts`, 'lets nothing out'],
   },

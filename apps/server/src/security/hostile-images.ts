@@ -41,10 +41,10 @@ export const svgWithHref = (href: string) =>
       `<rect width="1" height="1" fill="url(${href})"/></svg>`,
   );
 
-/** An SVG claiming 100000×100000 pixels in a few bytes. */
-export const svgBomb = () =>
+/** A few bytes of SVG that draw as `width`×`height` pixels. */
+export const svgOfSize = (width: number, height: number) =>
   Buffer.from(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="100%" height="100%"/></svg>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%"/></svg>`,
   );
 
 /** A PNG with a tEXt "profile" chunk naming a local file (CVE-2022-44268). */

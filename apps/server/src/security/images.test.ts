@@ -91,8 +91,11 @@ describe('hostile images', () => {
     expect(hits).toEqual([]);
   });
 
-  it('refuses an SVG that claims 100000×100000 pixels', async () => {
-    const res = await convert(hostile.svgBomb(), 'bomb.svg');
+  it.each([
+    ['100000×100000', 100_000, 100_000],
+    ['10240×10240, just over the 100-megapixel limit', 10_240, 10_240],
+  ])('refuses an SVG that draws %s pixels before drawing it', async (_, width, height) => {
+    const res = await convert(hostile.svgOfSize(width, height), 'bomb.svg');
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('image_too_large');
   });

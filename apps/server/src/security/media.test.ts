@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
-import { hasFfmpeg, pngBytes } from '../test/image-fixtures.js';
+import { animatedGif, hasFfmpeg, pngBytes } from '../test/image-fixtures.js';
 import * as media from '../test/media-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -32,9 +32,11 @@ const aviWithSplitMarker = () => {
 describe.skipIf(!hasFfmpeg)('hostile audio and video', () => {
   let t: TestApp;
   let pngFile: Buffer;
+  let gifFile: Buffer;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     pngFile = await pngBytes(64, 48);
+    gifFile = animatedGif();
   });
   afterAll(() => t.close());
 
@@ -42,8 +44,10 @@ describe.skipIf(!hasFfmpeg)('hostile audio and video', () => {
     ['an ffconcat script naming /etc/passwd', concatScript],
     ['an SDP file pointing at RTP ports', sdp],
     ['an AVI with a playlist split across 1 MB reads', aviWithSplitMarker],
-    // The image2 demuxer reads numbered file sequences: no image is taken as audio or video.
+    // The image demuxers read numbered file sequences: no image is taken as audio or video.
     ['an image, which ffmpeg would read with its image demuxer', () => pngFile],
+    // ffmpeg has hundreds of demuxers; an animated GIF stands for those outside the list.
+    ['a container outside the allow-list (an animated GIF)', () => gifFile],
   ])('refuses %s before a job is queued, charging nothing', async (_, make) => {
     const { token } = await registerUser(t.app);
     for (const [path, field] of [
