@@ -1,12 +1,17 @@
+// Shared by every bench/*.bench.mjs: start the built server, sign in, run tasks N in flight,
+// and write a results table that says when and on what machine it was measured.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts the built Refract server on a fresh SQLite database; resolves once it answers. */
+/** Ports 47100 and up: out of the way of dev servers and other people's runs on this machine. */
+export const port = (n) => 47100 + n;
+
+/** Starts the built Refract server on a fresh SQLite database (or `env.DATABASE_URL`). */
 export async function startRefract(port, env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
@@ -20,67 +25,119 @@ export async function startRefract(port, env = {}) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const exited = new Promise((r) => child.once('exit', r));
+  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  for (;;) {
+    const up = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`Refract did not start on port ${port}`);
+    await sleep(200);
   }
   return {
+    base,
     pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Requests per second and p99 latency from `concurrency` keep-alive loops for `ms`. */
-export async function load(url, { concurrency = 16, ms = 3000, headers = {} } = {}) {
-  const latencies = [];
-  const end = Date.now() + ms;
-  async function worker() {
-    while (Date.now() < end) {
-      const start = performance.now();
-      const res = await fetch(url, { headers });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-      latencies.push(performance.now() - start);
-    }
-  }
+async function json(res) {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+const post = (url, body, token) =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+
+/** The built server with an unlimited bench admin (ADMIN_EMAIL), signed in. */
+export async function startRefractAsAdmin(port, env = {}) {
+  const admin = { email: 'bench@example.com', password: 'bench password' };
+  const refract = await startRefract(port, {
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    ...env,
+  });
+  const { token } = await json(await post(`${refract.base}/api/auth/login`, admin));
+  return { ...refract, token };
+}
+
+/** Signs up an ordinary user (Basic plan, metered like anyone) and returns their token. */
+export async function signUp(base, email) {
+  const user = { email, password: 'bench password 1', name: 'Bench' };
+  await json(
+    await post(`${base}/api/auth/register`, { ...user, favBook: 'Dune', favMeal: 'Soup' }),
+  );
+  return (await json(await post(`${base}/api/auth/login`, user))).token;
+}
+
+/** Posts a file from disk (streamed, not read whole) as multipart; resolves to the result's size. */
+export async function postFile(url, token, field, path, fields = {}) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append(field, await openAsBlob(path), basename(path));
+  const res = await fetch(url, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.arrayBuffer()).byteLength;
+}
+
+/** Runs `task` on every item with `concurrency` in flight; resolves to the wall time in seconds. */
+export async function inFlight(items, concurrency, task) {
+  let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: latencies.length / seconds,
-    p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
-  };
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** Wall time of one run of `task`, in seconds. */
+export async function seconds(task) {
+  const started = performance.now();
+  await task();
+  return (performance.now() - started) / 1000;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const min = (xs) => Math.min(...xs);
+export const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+/** A goal's verdict for a table; a miss stands out. */
+export const verdict = (met) => (met ? 'met' : '**not met**');
+
+/**
+ * The line under every title: the date and the machine. The machines are shared and noisy,
+ * which is why every benchmark compares side by side in one run and reports ratios.
+ */
+export function measuredOn() {
+  const cores = cpus();
+  return `${new Date().toISOString().slice(0, 10)}, ${cores.length}-core shared machine (${cores[0]?.model.trim()}), Node ${process.version}. Absolute times are noisy here; the ratios, measured side by side in one run, are the result.`;
 }
 
 export function writeResults(name, markdown) {
   const path = fileURLToPath(new URL(`./results/${name}.md`, import.meta.url));
   writeFileSync(path, markdown);
   console.log(markdown);
-}
-
-/** The built server with an unlimited bench admin (ADMIN_EMAIL), signed in. */
-export async function startRefractAsAdmin(port) {
-  const admin = { email: 'bench@example.com', password: 'bench password' };
-  const refract = await startRefract(port, {
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  });
-  const { token } = await res.json();
-  return { base, token, stop: () => refract.stop() };
 }

@@ -1,11 +1,11 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { toolById, type MediaFormat, type Service, type ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import { ffmpegEncoders } from '../media/av/encoders.js';
 import { mediaOutput, type MediaOutput } from '../media/av/media-formats.js';
-import { probeMedia } from '../media/av/probe.js';
+import { probeMedia, type MediaProbe } from '../media/av/probe.js';
 import { transcode } from '../media/av/transcode.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -25,6 +25,19 @@ interface MediaToolSpec<Fields> {
 
 /** How long one job may run; a 100 MB video at realtime VP9 needs a few minutes on 2 cores. */
 const JOB_TIME_LIMIT_MS = 15 * 60 * 1000;
+
+/**
+ * The probe made at upload, kept beside the job's input (DATA_DIR/jobs/<id>, which workers
+ * share) so the job does not run ffprobe and scan the file a second time: ffprobe alone costs
+ * 0.1–0.2 s a job (bench/results/media-convert.md). Only the server writes in a job's
+ * directory; without the file (a job queued by an older version) the job probes again.
+ */
+const probeFile = (input: string) => join(dirname(input), 'probe.json');
+
+async function probeOf(input: string, ffprobePath: string): Promise<MediaProbe> {
+  const kept = await readFile(probeFile(input), 'utf8').catch(() => undefined);
+  return kept ? (JSON.parse(kept) as MediaProbe) : probeMedia(ffprobePath, input);
+}
 
 /** An audio or video tool: probed before it is queued, run as a job on ffmpeg. */
 export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<Fields> {
@@ -56,6 +69,7 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       // Refuse a video target for a file without pictures now, not after it has been queued.
       if (mediaOutput(spec.target(fields)).kind === 'video' && !probe.hasVideo)
         throw new AppError(415, 'unsupported_media_type', 'This file has no video track');
+      await writeFile(probeFile(input), JSON.stringify(probe));
     },
     async run({ input, inputBytes, fields, workDir, config, onProgress, signal }) {
       const target = mediaOutput(spec.target(fields));
@@ -63,7 +77,7 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       await transcode({
         ffmpegPath: config.engines.ffmpeg,
         input,
-        probe: await probeMedia(config.engines.ffprobe, input),
+        probe: await probeOf(input, config.engines.ffprobe),
         output,
         target,
         codecArgs: spec.compress?.(fields),

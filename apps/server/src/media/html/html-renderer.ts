@@ -133,6 +133,7 @@ export class HtmlRenderer {
     const release = await this.slot();
     let slot: Slot | undefined;
     let timeout: NodeJS.Timeout | undefined;
+    let releasedByRecycle = false;
     try {
       slot = this.idle.pop() ?? (await this.newSlot());
       const work = this.screenshot(slot.page, request);
@@ -140,8 +141,15 @@ export class HtmlRenderer {
         timeout = setTimeout(() => reject(renderTimeout()), RENDER_TIMEOUT_MS);
       });
       const image = await Promise.race([work, timer]);
-      await this.recycle(slot);
+      // The page is reset for the next user while this image is on its way back (a fifth of a
+      // warm render's time). The render slot stays taken until then, and the page goes back to
+      // the pool only once reset, so no render ever starts on a used page.
+      const used = slot;
       slot = undefined;
+      releasedByRecycle = true;
+      void this.recycle(used)
+        .catch(() => used.context.close().catch(() => undefined))
+        .finally(release);
       return image;
     } catch (err) {
       if (err instanceof AppError && err.code === 'render_timeout') {
@@ -153,7 +161,7 @@ export class HtmlRenderer {
     } finally {
       clearTimeout(timeout);
       await slot?.context.close().catch(() => undefined);
-      release();
+      if (!releasedByRecycle) release();
     }
   }
 

@@ -2,8 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Each job's files live in DATA_DIR/jobs/<id>: the upload as `input`, then the result. Web
- * processes and workers must share DATA_DIR (docs/operations.md).
+ * Each job's files live in DATA_DIR/jobs/<id>: the upload as `input` with its `probe.json`, then
+ * the result. Web processes and workers must share DATA_DIR (docs/operations.md).
  */
 export const jobDir = (dataDir: string, id: string) => join(dataDir, 'jobs', id);
 

@@ -1,0 +1,138 @@
+// Quota charging under contention: 200 charges at once against one user whose plan allows 50,
+// on SQLite and on PostgreSQL. Through HTTP, so the real path is measured: sign-in, the
+// reservation (one conditional upsert, quota-service.ts), and its confirmation or release.
+import { openAsBlob } from 'node:fs';
+import pg from 'pg';
+import { smallPng } from './fixtures.mjs';
+import * as lib from './lib.mjs';
+
+const QUOTA = 50;
+const CHARGES = 200;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const png = await openAsBlob(await smallPng());
+
+// Two ways to charge: the bare charge endpoint, and a real tool on a 64×64 PNG, whose charge is
+// held while the tool runs and confirmed after.
+const ways = [
+  {
+    label: 'POST /api/user/track (charge only)',
+    service: 'create-meme',
+    request: () => ({
+      path: '/api/user/track',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'create-meme', imageCount: 1 }),
+    }),
+  },
+  {
+    label: 'POST /api/rotate (64×64 PNG)',
+    service: 'modify-rotate',
+    request: () => {
+      const form = new FormData();
+      form.append('angle', '90');
+      form.append('image', png, 'small.png');
+      return { path: '/api/rotate', body: form };
+    },
+  },
+];
+
+const call = async (base, token, path, init = {}) => {
+  const res = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { ...init.headers, authorization: `Bearer ${token}` },
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+};
+
+/** Sets the Basic plan's quota of `service` to QUOTA, as an admin would on /admin/plans. */
+async function setQuota(refract, service) {
+  const plans = (await call(refract.base, refract.token, '/api/subscriptions/plans')).body;
+  const { _id, ...basic } = plans.find((p) => p.name === 'Basic');
+  basic.services = basic.services.map((s) =>
+    s.name === service ? { ...s, monthlyQuota: QUOTA, annualQuota: QUOTA } : s,
+  );
+  const put = await call(refract.base, refract.token, `/api/subscriptions/plans/${_id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(basic),
+  });
+  if (put.status !== 200) throw new Error(`plan update answered ${put.status}`);
+}
+
+async function contend(env, label) {
+  const refract = await lib.startRefractAsAdmin(lib.port(7), env);
+  const rows = [];
+  try {
+    const user = await lib.signUp(refract.base, 'contention@example.com');
+    for (const way of ways) {
+      await setQuota(refract, way.service);
+      const statuses = [];
+      const seconds = await lib.seconds(() =>
+        Promise.all(
+          Array.from({ length: CHARGES }, async () => {
+            const { path, ...init } = way.request();
+            statuses.push(
+              (await call(refract.base, user, path, { method: 'POST', ...init })).status,
+            );
+          }),
+        ),
+      );
+      const stats = (await call(refract.base, user, '/api/user/stats')).body;
+      const used = stats.usage.find((u) => u.service === way.service).used;
+      const ok = statuses.filter((s) => s === 200).length;
+      const refused = statuses.filter((s) => s === 403).length;
+      const other = CHARGES - ok - refused;
+      const correct = ok === QUOTA && refused === CHARGES - QUOTA && used === QUOTA;
+      rows.push(
+        `| ${label} | ${way.label} | ${seconds.toFixed(2)} s | ${ok} | ${refused} | ${other} | ${used} | ${correct ? 'yes' : '**no**'} |`,
+      );
+    }
+  } finally {
+    await refract.stop();
+  }
+  return rows;
+}
+
+/** A fresh database on the PostgreSQL server, dropped afterwards; undefined when unreachable. */
+async function withPostgres(run) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  try {
+    await admin.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `refract_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    return await run(url.href);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+const rows = [...(await contend({}, 'SQLite'))];
+const pgRows = await withPostgres((url) => contend({ DATABASE_URL: url }, 'PostgreSQL'));
+const where = new URL(PG_URL).host;
+rows.push(
+  ...(pgRows ?? [
+    `| PostgreSQL | not run: no server reachable at ${where} (set BENCH_DATABASE_URL) | | | | | | |`,
+  ]),
+);
+
+lib.writeResults(
+  'quota-contention',
+  `# Quota charging under contention
+
+${lib.measuredOn()}
+
+${CHARGES} requests sent at once by one Basic user whose plan allows ${QUOTA} uses of the service (set through the admin plan API); each is a separate HTTP request with the user's Bearer token. Correct means exactly ${QUOTA} succeed, the other ${CHARGES - QUOTA} get 403 quota_exceeded, and the user's stats then show ${QUOTA} used.
+
+| database | request | time for all ${CHARGES} | 200 | 403 | other | used after | correct |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+The issue sets no speed goal here; correctness is the point. PostgreSQL ran on ${where}, in a database made for this run and dropped after it.
+`,
+);
