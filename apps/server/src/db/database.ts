@@ -31,7 +31,31 @@ function openSqlite(dataDir: string): Kysely<Database> {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+  });
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs about as much as running a small query.
+ * Statements are kept by their SQL and reused (Kysely runs one query at a time on SQLite, and we
+ * never stream, so a statement is never busy when it is asked for again).
+ */
+function reusingStatements(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        // Queries are built from a fixed set of shapes; the bound guards against one that is not.
+        if (statements.size >= 500) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(connectionString: string, schema?: string): Kysely<Database> {
