@@ -23,8 +23,7 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 /** Applies every edit of one defence; each `find` must occur exactly once. */
 function disable({ edits }) {
   for (const [file, find, replace] of edits) {
-    const text = originals.get(file) ?? readFileSync(file, 'utf8');
-    if (!originals.has(file)) originals.set(file, text);
+    if (!originals.has(file)) originals.set(file, readFileSync(file, 'utf8'));
     const current = readFileSync(file, 'utf8');
     const count = current.split(find).length - 1;
     if (count !== 1) throw new Error(`${file}: expected one "${find}", found ${count}`);

@@ -31,13 +31,7 @@ export function closeStalledRequests(
   app: FastifyInstance,
   { idleMs, totalMs }: { idleMs: number; totalMs: number },
 ) {
-  const timers = new WeakMap<IncomingMessage, NodeJS.Timeout>();
-  const disarm = (raw: IncomingMessage) => {
-    clearInterval(timers.get(raw));
-    timers.delete(raw);
-  };
-
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
     if (!hasBody(raw)) return;
     const socket = raw.socket;
@@ -45,7 +39,7 @@ export function closeStalledRequests(
     let lastBytes = socket.bytesRead;
     let lastProgress = started;
     const cutOff = (reason: string) => {
-      disarm(raw);
+      clearInterval(timer);
       request.log.info(`request body cut off: ${reason}`);
       socket.end(timeoutResponse(reason), () => socket.destroy());
     };
@@ -64,9 +58,10 @@ export function closeStalledRequests(
       Math.max(50, Math.min(idleMs, totalMs) / 4),
     );
     timer.unref();
-    timers.set(raw, timer);
-    raw.once('end', () => disarm(raw));
-    raw.once('close', () => disarm(raw));
+    // Done once the body has all arrived, or the route answered without reading it all.
+    const disarm = () => clearInterval(timer);
+    raw.once('end', disarm);
+    raw.once('close', disarm);
+    reply.raw.once('finish', disarm);
   });
-  app.addHook('onResponse', async (request) => disarm(request.raw));
 }

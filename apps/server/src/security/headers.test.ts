@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,15 +34,17 @@ async function everyKindOfAnswer(t: TestApp) {
 describe('security headers', () => {
   let http: TestApp;
   let https: TestApp;
+  const web = webDist();
   beforeAll(async () => {
-    http = await createTestApp('sqlite', { env: { WEB_DIST_DIR: webDist() } });
+    http = await createTestApp('sqlite', { env: { WEB_DIST_DIR: web } });
     https = await createTestApp('sqlite', {
-      env: { WEB_DIST_DIR: webDist(), PUBLIC_URL: 'https://refract.example.com' },
+      env: { WEB_DIST_DIR: web, PUBLIC_URL: 'https://refract.example.com' },
     });
   });
   afterAll(async () => {
     await http.close();
     await https.close();
+    rmSync(web, { recursive: true, force: true });
   });
 
   it('sends a CSP without inline script, no framing, nosniff and a referrer policy on every answer', async () => {

@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bearer, registerUser } from '../test/accounts.js';
+import { bearer } from '../test/accounts.js';
+import { registerSubscriber } from '../test/plans.js';
 import { pngBytes, solid } from '../test/image-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -30,8 +31,7 @@ describe('hostile images', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    token = (await registerUser(t.app)).token;
-    await t.database.db.updateTable('users').set({ is_admin: 1 }).execute();
+    token = (await registerSubscriber(t)).token;
     bait = createServer((req, res) => {
       hits.push(req.url ?? '');
       res.end();
@@ -42,6 +42,7 @@ describe('hostile images', () => {
   afterAll(async () => {
     await t.close();
     bait.close();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   const convert = (content: Buffer, filename = 'image.png', format = 'png') =>

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { plansRepository } from '../db/repositories/plans-repository.js';
 import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
+import { registerUser } from './accounts.js';
+import type { TestApp } from './test-app.js';
 
 /** Gives a user a subscription directly (payments do this in the app). */
 export async function subscribe(
@@ -27,4 +29,11 @@ export async function subscribe(
     endDate: end ?? defaultEnd,
   });
   return plan;
+}
+
+/** A new user on Business (unlimited uses), for tests that are about something else than quotas. */
+export async function registerSubscriber(t: TestApp) {
+  const user = await registerUser(t.app);
+  await subscribe(t.database.db, user.user._id, 'business');
+  return user;
 }

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
+import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
 import { changedBox, noisePng, rgba } from '../test/pixels.js';
-import { subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 describe('image editors: crop, watermark, meme, face blur', () => {
@@ -12,9 +12,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
   let token: string;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    const user = await registerUser(t.app);
-    token = user.token;
-    await subscribe(t.database.db, user.user._id, 'business');
+    token = (await registerSubscriber(t)).token;
   });
   afterAll(() => t.close());
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
+import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
 import { leftIn, multipart, postForm } from '../test/multipart.js';
-import { subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { decodeToPng, encodeFromPng } from '../media/image/magick.js';
 
@@ -15,10 +15,8 @@ describe('image tools', () => {
   let token: string;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    const user = await registerUser(t.app);
-    token = user.token;
     // Unlimited, so the format matrix is not cut short by Basic's 3 uses.
-    await subscribe(t.database.db, user.user._id, 'business');
+    token = (await registerSubscriber(t)).token;
   });
   afterAll(() => t.close());
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AUDIO_FORMATS, VIDEO_FORMATS } from '@refract/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
+import { registerSubscriber } from '../test/plans.js';
 import { hasFfmpeg } from '../test/image-fixtures.js';
 import * as media from '../test/media-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
@@ -45,9 +46,8 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    token = (await registerUser(t.app, { email: 'admin-like@example.com' })).token;
     // Quotas are tested below on a fresh Basic user; this one is unlimited.
-    await t.database.db.updateTable('users').set({ is_admin: 1 }).execute();
+    token = (await registerSubscriber(t)).token;
   });
   afterAll(() => t.close());
 

@@ -36,6 +36,18 @@ const renderTimeout = () =>
     `Rendering took longer than ${RENDER_TIMEOUT_MS / 1000} seconds and was stopped`,
   );
 
+async function withinTimeLimit<T>(work: Promise<T>): Promise<T> {
+  let timeout: NodeJS.Timeout | undefined;
+  const timer = new Promise<never>((_, reject) => {
+    timeout = setTimeout(() => reject(renderTimeout()), RENDER_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timer]);
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
 /**
  * HTML to image in a sealed Chromium: one warm browser (relaunched if it dies), a small pool
  * of sealed contexts emptied between renders, every request except data: and blob: refused,
@@ -132,36 +144,24 @@ export class HtmlRenderer {
   async render(request: RenderRequest): Promise<Buffer> {
     const release = await this.slot();
     let slot: Slot | undefined;
-    let timeout: NodeJS.Timeout | undefined;
-    let releasedByRecycle = false;
     try {
       slot = this.idle.pop() ?? (await this.newSlot());
-      const work = this.screenshot(slot.page, request);
-      const timer = new Promise<never>((_, reject) => {
-        timeout = setTimeout(() => reject(renderTimeout()), RENDER_TIMEOUT_MS);
-      });
-      const image = await Promise.race([work, timer]);
+      const image = await withinTimeLimit(this.screenshot(slot.page, request));
       // The page is reset for the next user while this image is on its way back (a fifth of a
       // warm render's time). The render slot stays taken until then, and the page goes back to
       // the pool only once reset, so no render ever starts on a used page.
       const used = slot;
-      slot = undefined;
-      releasedByRecycle = true;
       void this.recycle(used)
         .catch(() => used.context.close().catch(() => undefined))
         .finally(release);
       return image;
     } catch (err) {
-      if (err instanceof AppError && err.code === 'render_timeout') {
-        slot = undefined;
-        await this.restart();
-      }
+      // A renderer stuck past the limit takes the browser down with it; otherwise only the page goes.
+      if (err instanceof AppError && err.code === 'render_timeout') await this.restart();
+      else await slot?.context.close().catch(() => undefined);
+      release();
       if (err instanceof AppError) throw err;
       throw new AppError(422, 'processing_failed', 'This HTML could not be rendered');
-    } finally {
-      clearTimeout(timeout);
-      await slot?.context.close().catch(() => undefined);
-      if (!releasedByRecycle) release();
     }
   }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../../test/accounts.js';
-import { subscribe } from '../../test/plans.js';
+import { registerSubscriber } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 function hasChromium(): boolean {
@@ -36,9 +36,7 @@ describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () 
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    const user = await registerUser(t.app);
-    token = user.token;
-    await subscribe(t.database.db, user.user._id, 'business');
+    token = (await registerSubscriber(t)).token;
     // A local server standing in for anything the page might try to reach.
     bait = createServer((req, res) => {
       hits.push(req.url ?? '');
