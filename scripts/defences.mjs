@@ -94,10 +94,40 @@ export const DEFENCES = [
     test: [`${S}routes/auth/auth-routes.test.ts`, 'ignores isAdmin'],
   },
   {
-    defence: 'API keys refused on account routes',
+    defence: 'every route guarded where it is declared',
+    edits: [[`${S}plugins/auth.ts`, 'route.onRequest = [guardRoute, ...hooks];', 'void hooks;']],
+    test: [security('access'), 'every route is guarded'],
+  },
+  {
+    defence: 'admin routes need an admin',
     edits: [
-      [`${S}plugins/auth.ts`, "if (credential.kind === 'apiKey') throw keyNotAllowed();", ''],
+      [
+        `${S}routes/admin/admin-routes.ts`,
+        "'/api/admin/users',\n      {\n        config: { access: 'admin' },",
+        "'/api/admin/users',\n      {\n        config: { access: 'user' },",
+      ],
     ],
+    test: [security('access'), 'percent-encoded path'],
+  },
+  {
+    defence: 'a route without an access level refuses everyone',
+    edits: [[`${S}plugins/auth.ts`, 'if (!guard) {', 'if (!guard) {\n      return;']],
+    test: [security('access'), 'refuses everyone'],
+  },
+  {
+    defence: 'authentication before body validation',
+    edits: [
+      [
+        `${S}plugins/auth.ts`,
+        'route.onRequest = [guardRoute, ...hooks];',
+        'route.preHandler = [guardRoute, ...[route.preHandler ?? []].flat()];',
+      ],
+    ],
+    test: [security('access'), 'before it validates'],
+  },
+  {
+    defence: 'API keys refused on account routes',
+    edits: [[`${S}plugins/auth.ts`, '} else throw keyNotAllowed();', '}']],
     test: [`${S}routes/keys/api-key-routes.test.ts`, 'never works on account'],
   },
   {
@@ -189,8 +219,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}routes/plans/plan-routes.ts`,
-        'prefix,\n      {\n        preHandler: guards.requireAdmin,',
-        'prefix,\n      {\n        preHandler: guards.requireUser,',
+        "config: { access: 'admin', errors: ['plan_name_taken'] },",
+        "config: { access: 'user', errors: ['plan_name_taken'] },",
       ],
     ],
     test: [`${S}routes/plans/plan-routes.test.ts`, 'admin only'],

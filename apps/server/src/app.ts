@@ -104,6 +104,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   closeStalledRequests(app, config.uploadTimeouts);
   await registerCors(app, config.corsOrigins);
   const services = createServices(context, app.log);
+  // Before any route: every route gets its guard as it is declared.
+  registerAuth(app, services);
   app.addHook('onClose', async () => services.close());
   await services.plans.seedDefaults();
   if (config.admin) {
@@ -112,27 +114,26 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
       `admin ${result.email} ${result.created ? 'created' : 'ensured'} from ADMIN_EMAIL`,
     );
   }
-  const guards = registerAuth(app, services);
-  await registerOpenApi(app, guards, context.version);
-  await app.register(authRoutes(services, guards));
+  await registerOpenApi(app, context.version);
+  await app.register(authRoutes(services));
   await app.register(passwordRecoveryRoutes(services));
-  await app.register(userRoutes(services, guards));
-  await app.register(apiKeyRoutes(services, guards));
-  await app.register(planRoutes(services, guards));
+  await app.register(userRoutes(services));
+  await app.register(apiKeyRoutes(services));
+  await app.register(planRoutes(services));
   await app.register(adminRoutes(services));
-  await app.register(paymentRoutes(config, services, guards));
+  await app.register(paymentRoutes(config, services));
   if (services.stripe)
     await app.register(stripeWebhookRoutes(services.stripe, config.payments.stripeWebhookSecret!));
-  else await app.register(sandboxRoutes(services, guards));
+  else await app.register(sandboxRoutes(services));
   const jobs = await startJobSystem(context, services.quotas, app.log);
   app.addHook('onClose', () => jobs.close());
   await app.register(healthRoutes(context, jobs.queueKind));
   await app.register(siteRoutes(config));
   await registerUploads(app);
-  await app.register(toolRoutes(context, services, jobs.service, guards));
-  await app.register(jobRoutes(jobs.service, guards));
-  await app.register(htmlToImageRoutes(context, services, guards));
-  await app.register(detectFacesRoutes(context, guards));
+  await app.register(toolRoutes(context, services, jobs.service));
+  await app.register(jobRoutes(jobs.service));
+  await app.register(htmlToImageRoutes(context, services));
+  await app.register(detectFacesRoutes(context));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

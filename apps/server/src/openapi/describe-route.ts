@@ -2,7 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '@refract/contracts';
 import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AuthGuards } from '../plugins/auth.js';
+import type { Access } from '../plugins/auth.js';
 import { ERROR_STATUS } from './error-statuses.js';
 import type { RouteDocs } from './route-docs.js';
 
@@ -26,33 +26,16 @@ const QUOTA_HEADERS = {
 };
 const RETRY_AFTER = { type: 'integer', description: 'Seconds to wait before trying again' };
 
-type Access = 'public' | 'session' | 'sessionOrKey' | 'admin';
-
-/** Who may call the route, read off its guard (and the /api/admin prefix, guarded by a hook). */
-function accessOf(route: RouteOptions, url: string, guards: AuthGuards): Access {
-  const handlers = [route.preHandler, route.onRequest].flat().filter(Boolean);
-  if (
-    url === '/api/admin' ||
-    url.startsWith('/api/admin/') ||
-    handlers.includes(guards.requireAdmin)
-  )
-    return 'admin';
-  if (handlers.includes(guards.requireUserOrKey)) return 'sessionOrKey';
-  if (handlers.includes(guards.requireUser)) return 'session';
-  return 'public';
-}
-
+type Security = Record<string, string[]>;
+const SESSION: Security = { session: [] };
+const KEYS: Security[] = [{ apiKey: [] }, { apiKeyHeader: [] }];
+/** What the route's declared access means to a client: how to sign in, and the refusals. */
 const ACCESS: Record<Access, { security: Record<string, string[]>[]; errors: ErrorCode[] }> = {
   public: { security: [], errors: [] },
-  session: { security: [{ session: [] }], errors: ['unauthorized', 'api_key_not_allowed'] },
-  sessionOrKey: {
-    security: [{ session: [] }, { apiKey: [] }, { apiKeyHeader: [] }],
-    errors: ['unauthorized', 'invalid_api_key'],
-  },
-  admin: {
-    security: [{ session: [] }],
-    errors: ['unauthorized', 'forbidden', 'api_key_not_allowed'],
-  },
+  optionalUser: { security: [], errors: [] },
+  user: { security: [SESSION], errors: ['unauthorized', 'api_key_not_allowed'] },
+  userOrKey: { security: [SESSION, ...KEYS], errors: ['unauthorized', 'invalid_api_key'] },
+  admin: { security: [SESSION], errors: ['unauthorized', 'forbidden', 'api_key_not_allowed'] },
 };
 
 /** The error envelope, its `code` narrowed to the codes this status answers with. */
@@ -116,69 +99,68 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
  * multipart body of a tool, file answers, the quota and request-id headers, and every error
  * code grouped by status. Nothing here is written per route by hand.
  */
-export function describeRoute(guards: AuthGuards) {
-  return (input: TransformInput) => {
-    const transformed = jsonSchemaTransform(input) as { schema?: JsonSchema; url: string };
-    // Routes without any schema (a tool's multipart POST) come back without one.
-    const base = { url: transformed.url, schema: transformed.schema ?? {} };
-    if (base.schema.hide) return base;
-    const { route } = input;
-    const config = route.config ?? {};
-    const access = accessOf(route, base.url, guards);
-    const schema: JsonSchema = { ...base.schema, security: ACCESS[access].security };
+export function describeRoute(input: TransformInput) {
+  const transformed = jsonSchemaTransform(input) as { schema?: JsonSchema; url: string };
+  // Routes without any schema (a tool's multipart POST) come back without one.
+  const base = { url: transformed.url, schema: transformed.schema ?? {} };
+  if (base.schema.hide) return base;
+  const { route } = input;
+  const config = route.config ?? {};
+  // Undeclared routes refuse everyone (plugins/auth.ts); documented as admin-only.
+  const access = config.access ?? 'admin';
+  const schema: JsonSchema = { ...base.schema, security: ACCESS[access].security };
 
-    const validated = Boolean(
-      route.schema?.body || route.schema?.querystring || route.schema?.params || config.upload,
-    );
-    const codes = new Set<ErrorCode>([
-      ...ACCESS[access].errors,
-      ...(validated ? (['validation_failed'] as const) : []),
-      ...(config.errors ?? []),
-      'internal_error',
-    ]);
+  const validated = Boolean(
+    route.schema?.body || route.schema?.querystring || route.schema?.params || config.upload,
+  );
+  const codes = new Set<ErrorCode>([
+    ...ACCESS[access].errors,
+    ...(validated ? (['validation_failed'] as const) : []),
+    ...(config.errors ?? []),
+    'internal_error',
+  ]);
 
-    if (config.upload) {
-      schema.body = multipartBody(config.upload);
-      schema.consumes = ['multipart/form-data'];
-    }
+  if (config.upload) {
+    schema.body = multipartBody(config.upload);
+    schema.consumes = ['multipart/form-data'];
+  }
 
-    const successHeaders: JsonSchema = {
-      'X-Request-Id': REQUEST_ID,
-      ...(config.metered ? QUOTA_HEADERS : {}),
-    };
-    const responses: JsonSchema = {};
-    for (const [status, json] of Object.entries((base.schema.response ?? {}) as JsonSchema)) {
-      responses[status] =
-        status === '204'
-          ? { description: 'Done; no body', headers: successHeaders, type: 'null' }
-          : {
-              description: (json as JsonSchema).description ?? 'Success',
-              headers: successHeaders,
-              content: { 'application/json': { schema: json } },
-            };
-    }
-    if (config.produces) {
-      const { status = 200, contentTypes, description } = config.produces;
-      responses[status] = {
-        description,
-        headers: successHeaders,
-        content: Object.fromEntries(
-          contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
-        ),
-      };
-    }
-    if (Object.keys(responses).length === 0)
-      responses[200] = { description: 'Success', headers: successHeaders, type: 'null' };
-
-    const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
-      const status = ERROR_STATUS[code];
-      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    }
-    for (const [status, list] of byStatus)
-      responses[status] = errorResponse(status, list, Boolean(config.metered));
-
-    schema.response = responses;
-    return { ...base, schema };
+  const successHeaders: JsonSchema = {
+    'X-Request-Id': REQUEST_ID,
+    ...(config.metered ? QUOTA_HEADERS : {}),
   };
+  const responses: JsonSchema = {};
+  for (const [status, json] of Object.entries((base.schema.response ?? {}) as JsonSchema)) {
+    responses[status] =
+      status === '204'
+        ? { description: 'Done; no body', headers: successHeaders, type: 'null' }
+        : {
+            description: (json as JsonSchema).description ?? 'Success',
+            headers: successHeaders,
+            content: { 'application/json': { schema: json } },
+          };
+  }
+  if (config.produces) {
+    const { status = 200, contentTypes, description } = config.produces;
+    responses[status] = {
+      description,
+      headers: successHeaders,
+      content: Object.fromEntries(
+        contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
+    };
+  }
+  if (Object.keys(responses).length === 0)
+    responses[200] = { description: 'Success', headers: successHeaders, type: 'null' };
+
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of byStatus)
+    responses[status] = errorResponse(status, list, Boolean(config.metered));
+
+  schema.response = responses;
+  return { ...base, schema };
 }

@@ -1,13 +1,34 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyPluginCallback,
+  FastifyRequest,
+  RouteOptions,
+} from 'fastify';
 import type { UserRow } from '../db/repositories/users-repository.js';
 import { AppError, forbidden, unauthorized } from '../lib/app-error.js';
 import { looksLikeApiKey } from '../services/api-key-service.js';
 import type { Services } from '../services/services.js';
 
+/**
+ * Who may call a route, declared on the route itself as `config: { access }`:
+ * - `public`: anyone; no credential is read.
+ * - `optionalUser`: anyone; a valid session token sets request.user (an admin sees more).
+ * - `user`: a signed-in session; API keys refused.
+ * - `userOrKey`: a session or an API key (tools, jobs, usage).
+ * - `admin`: an administrator's session.
+ * A route that declares nothing refuses everyone (default deny).
+ */
+export type Access = 'public' | 'optionalUser' | 'user' | 'userOrKey' | 'admin';
+export const ACCESS_LEVELS = ['public', 'optionalUser', 'user', 'userOrKey', 'admin'] as const;
+
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the guards below. */
+    /** Set by the route's guard. */
     user: UserRow | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
   }
 }
 
@@ -32,50 +53,73 @@ const keyNotAllowed = () =>
   );
 
 /**
- * Authentication and roles, checked on the server for every protected route. Every
- * `/api/admin/*` request needs an admin, whether or not the route exists yet.
+ * Authentication and roles, enforced on every route where it is declared. Each route gets one
+ * guard as its first `onRequest` hook, so it runs before the body is read or validated (an
+ * anonymous caller learns nothing from a schema). The guard reads the access level the matched
+ * route declares, never the URL: `/api/%61dmin/users` matches the admin route and meets the
+ * admin guard. Must be registered before any route.
  *
- * API keys are refused by default: requireUser and requireAdmin answer a key with 403
- * api_key_not_allowed, so a route added later is never opened to keys by accident. Only
- * routes that ask for requireUserOrKey (tools, jobs, usage) take them.
+ * API keys are refused unless the route declares `userOrKey`, so a route added later is never
+ * opened to keys by accident.
  */
 export function registerAuth(app: FastifyInstance, services: Services) {
   app.decorateRequest('user', null);
 
-  async function requireUser(request: FastifyRequest) {
+  async function signIn(request: FastifyRequest, keys: 'accept' | 'refuse') {
     const credential = credentialOf(request);
     if (!credential) throw unauthorized();
-    if (credential.kind === 'apiKey') throw keyNotAllowed();
-    request.user = await services.accounts.authenticate(credential.token);
+    if (credential.kind === 'session') {
+      request.user = await services.accounts.authenticate(credential.token);
+    } else if (keys === 'accept') {
+      request.user = await services.apiKeys.authenticate(credential.key);
+    } else throw keyNotAllowed();
   }
 
-  async function requireUserOrKey(request: FastifyRequest) {
-    const credential = credentialOf(request);
-    if (!credential) throw unauthorized();
-    request.user =
-      credential.kind === 'apiKey'
-        ? await services.apiKeys.authenticate(credential.key)
-        : await services.accounts.authenticate(credential.token);
+  const GUARDS: Record<Access, (request: FastifyRequest) => Promise<void>> = {
+    public: async () => {},
+    async optionalUser(request) {
+      const credential = credentialOf(request);
+      if (credential?.kind === 'session')
+        request.user = await services.accounts.authenticate(credential.token).catch(() => null);
+    },
+    user: (request) => signIn(request, 'refuse'),
+    userOrKey: (request) => signIn(request, 'accept'),
+    async admin(request) {
+      await signIn(request, 'refuse');
+      if (request.user?.is_admin !== 1) throw forbidden('This needs an administrator account');
+    },
+  };
+
+  async function guardRoute(request: FastifyRequest) {
+    const access = request.routeOptions.config.access;
+    const guard = access && Object.hasOwn(GUARDS, access) ? GUARDS[access] : undefined;
+    if (!guard) {
+      request.log.error({ route: request.routeOptions.url }, 'route declares no access: refused');
+      throw forbidden('This route is closed');
+    }
+    await guard(request);
   }
 
-  async function requireAdmin(request: FastifyRequest) {
-    await requireUser(request);
-    if (request.user?.is_admin !== 1) throw forbidden('This needs an administrator account');
-  }
-
-  /** Sets request.user when a valid session token is sent; anonymous otherwise, never an error. */
-  async function optionalUser(request: FastifyRequest) {
-    const credential = credentialOf(request);
-    if (credential?.kind === 'session')
-      request.user = await services.accounts.authenticate(credential.token).catch(() => null);
-  }
-
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/admin/') || request.url === '/api/admin')
-      await requireAdmin(request);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const hooks = [route.onRequest ?? []].flat();
+    // Fastify derives a HEAD route from each GET with the GET's hooks: add the guard once.
+    if (!hooks.includes(guardRoute)) route.onRequest = [guardRoute, ...hooks];
   });
-
-  return { requireUser, requireUserOrKey, requireAdmin, optionalUser };
 }
 
-export type AuthGuards = ReturnType<typeof registerAuth>;
+/**
+ * Registers a third-party plugin (static files, the API reference page) whose routes are all
+ * public: they carry no access of their own, so this scope declares it for them.
+ */
+export async function registerPublicPlugin<Options extends Record<string, unknown>>(
+  app: FastifyInstance,
+  plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options>,
+  options: NoInfer<Options>,
+) {
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: 'public' };
+    });
+    await scope.register(plugin as FastifyPluginAsync<Options>, options);
+  });
+}

@@ -15,21 +15,22 @@ describe('error envelope', () => {
   afterAll(() => t.close());
 
   function addTestRoutes(app: TestApp['app']) {
-    app.get('/api/test/app-error', async () => {
+    const open = { config: { access: 'public' as const } };
+    app.get('/api/test/app-error', open, async () => {
       throw new AppError(409, 'email_taken', 'That email is taken');
     });
-    app.get('/api/test/busy', async () => {
+    app.get('/api/test/busy', open, async () => {
       throw new AppError(503, 'engine_unavailable', 'No engine');
     });
-    app.get('/api/test/slow-down', async () => {
+    app.get('/api/test/slow-down', open, async () => {
       throw new AppError(429, 'too_many_requests', 'Slow down', { 'retry-after': '7' });
     });
-    app.get('/api/test/crash', async () => {
+    app.get('/api/test/crash', open, async () => {
       throw new Error('secret internals at /srv/app.ts:42');
     });
     app.post(
       '/api/test/validate',
-      { schema: { body: z.object({ email: z.string().email(), age: z.number().int() }) } },
+      { ...open, schema: { body: z.object({ email: z.string().email(), age: z.number().int() }) } },
       async () => ({ ok: true }),
     );
   }

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { describeRoute } from '../openapi/describe-route.js';
-import type { AuthGuards } from './auth.js';
+import { registerPublicPlugin } from './auth.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
@@ -12,7 +12,7 @@ export const DOCS_PREFIX = '/api/docs';
  * (so it must be registered before them), and the reference page that reads it. The page's
  * scripts and styles are files in @fastify/swagger-ui, served from here: no CDN.
  */
-export async function registerOpenApi(app: FastifyInstance, guards: AuthGuards, version: string) {
+export async function registerOpenApi(app: FastifyInstance, version: string) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -45,14 +45,16 @@ export async function registerOpenApi(app: FastifyInstance, guards: AuthGuards, 
         },
       },
     },
-    transform: describeRoute(guards),
+    transform: describeRoute,
   });
-  await app.register(swaggerUi, {
+  await registerPublicPlugin(app, swaggerUi, {
     routePrefix: DOCS_PREFIX,
     // No calls to validator.swagger.io: the page talks to this server only.
     uiConfig: { validatorUrl: null, deepLinking: true },
   });
-  app.get(OPENAPI_PATH, { schema: { summary: 'This document', tags: ['Reference'] } }, async () =>
-    app.swagger(),
+  app.get(
+    OPENAPI_PATH,
+    { config: { access: 'public' }, schema: { summary: 'This document', tags: ['Reference'] } },
+    async () => app.swagger(),
   );
 }

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerPublicPlugin } from './auth.js';
 import { sendNotFound } from './error-handler.js';
 
 /** apps/web/dist, from either apps/server/src/plugins or apps/server/dist/plugins. */
@@ -21,13 +22,16 @@ function isClientRoute(request: FastifyRequest): boolean {
  * Without a build (tests, `npm run dev`) only the API answers.
  */
 export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_WEB_DIST) {
-  const hasBuild = existsSync(join(webDistDir, 'index.html'));
+  const indexPath = join(webDistDir, 'index.html');
+  const hasBuild = existsSync(indexPath);
+  // Every client-side route answers this same small page; read once.
+  const indexHtml = hasBuild ? readFileSync(indexPath) : undefined;
   if (hasBuild) {
-    await app.register(fastifyStatic, {
+    await registerPublicPlugin(app, fastifyStatic, {
       root: webDistDir,
       index: false,
       wildcard: false, // routes for the files present at start-up; the rest falls through to the handler below
-      setHeaders(res, path) {
+      setHeaders(res: { header(name: string, value: string): void }, path: string) {
         // Hashed assets never change; index.html must always be revalidated.
         const immutable = path.includes(`${join(webDistDir, 'assets')}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -35,8 +39,8 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (hasBuild && isClientRoute(request)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (indexHtml && isClientRoute(request)) {
+      return reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml);
     }
     return sendNotFound(request, reply);
   });

@@ -6,13 +6,13 @@ import {
 } from '@refract/contracts';
 import type { Services } from '../../services/services.js';
 
-/** Every /api/admin route is guarded for admins by the auth plugin's prefix hook. */
 export const adminRoutes =
   (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/admin/dashboard/stats',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'Users and feature usage',
           tags: ['Admin'],
@@ -25,6 +25,7 @@ export const adminRoutes =
     app.get(
       '/api/admin/users',
       {
+        config: { access: 'admin' },
         schema: {
           summary: 'A page of users',
           tags: ['Admin'],

@@ -5,17 +5,16 @@ import {
   registerBodySchema,
   userSchema,
 } from '@refract/contracts';
-import type { AuthGuards } from '../../plugins/auth.js';
 import { normalizeEmail, toPublicUser } from '../../services/account-service.js';
 import type { Services } from '../../services/services.js';
 
 export const authRoutes =
-  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/auth/register',
       {
-        config: { errors: ['invalid_email', 'weak_password', 'email_taken'] },
+        config: { access: 'public', errors: ['invalid_email', 'weak_password', 'email_taken'] },
         schema: {
           summary: 'Create an account',
           tags: ['Account'],
@@ -30,7 +29,7 @@ export const authRoutes =
     app.post(
       '/api/auth/login',
       {
-        config: { errors: ['invalid_credentials', 'too_many_requests'] },
+        config: { access: 'public', errors: ['invalid_credentials', 'too_many_requests'] },
         schema: {
           summary: 'Log in: a session token',
           tags: ['Account'],
@@ -48,7 +47,7 @@ export const authRoutes =
     app.get(
       '/api/auth/me',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user' },
         schema: { summary: 'The signed-in user', tags: ['Account'], response: { 200: userSchema } },
       },
       async (request) => toPublicUser(request.user!),

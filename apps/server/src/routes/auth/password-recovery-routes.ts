@@ -23,7 +23,7 @@ export const passwordRecoveryRoutes =
     app.post(
       `${prefix}/verify-email`,
       {
-        config: { errors: ['too_many_requests'] },
+        config: { access: 'public', errors: ['too_many_requests'] },
         schema: {
           summary: 'Password recovery, step 1: the security questions',
           tags: ['Account'],
@@ -40,7 +40,7 @@ export const passwordRecoveryRoutes =
     app.post(
       `${prefix}/verify-answers`,
       {
-        config: { errors: ['incorrect_answers', 'too_many_requests'] },
+        config: { access: 'public', errors: ['incorrect_answers', 'too_many_requests'] },
         schema: {
           summary: 'Password recovery, step 2: answers for a reset token',
           tags: ['Account'],
@@ -58,6 +58,7 @@ export const passwordRecoveryRoutes =
       `${prefix}/reset`,
       {
         config: {
+          access: 'public',
           errors: ['invalid_reset_token', 'weak_password', 'too_many_requests'],
         },
         schema: {

@@ -10,7 +10,7 @@ export const healthRoutes =
       tags: ['Reference'],
       response: { 200: healthSchema },
     };
-    app.get('/api/health', { schema }, async () => {
+    app.get('/api/health', { config: { access: 'public' }, schema }, async () => {
       const { engines, database, version } = context;
       return {
         status: engines.sharp.available ? ('ok' as const) : ('degraded' as const),

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { jobSchema } from '@refract/contracts';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import {
   describeJob,
   hasEnded,
@@ -16,16 +15,14 @@ const params = z.object({ id: z.string().max(64) });
 
 /** The async side of audio and video: a job's state, its live progress, its file, its cancel. */
 export const jobRoutes =
-  (jobs: JobService, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (jobs: JobService): FastifyPluginAsyncZod =>
   async (app) => {
-    const owned = { preHandler: guards.requireUserOrKey };
     const tags = ['Jobs'];
 
     app.get(
       '/api/jobs/:id',
       {
-        ...owned,
-        config: { errors: ['not_found'] },
+        config: { access: 'userOrKey', errors: ['not_found'] },
         schema: { summary: "A job's state", tags, params, response: { 200: jobSchema } },
       },
       async (request) => describeJob(await jobs.owned(request.user!, request.params.id)),
@@ -33,8 +30,8 @@ export const jobRoutes =
 
     // Server-Sent Events: a `progress` event on every change, then one `end` event.
     const events = {
-      ...owned,
       config: {
+        access: 'userOrKey',
         errors: ['not_found'],
         produces: {
           contentTypes: ['text/event-stream'],
@@ -71,8 +68,8 @@ export const jobRoutes =
     });
 
     const result = {
-      ...owned,
       config: {
+        access: 'userOrKey',
         errors: ['not_found', 'job_not_finished', 'job_cancelled', 'processing_failed'],
         produces: {
           contentTypes: ['audio/*', 'video/*'],
@@ -94,8 +91,7 @@ export const jobRoutes =
     app.delete(
       '/api/jobs/:id',
       {
-        ...owned,
-        config: { errors: ['not_found'] },
+        config: { access: 'userOrKey', errors: ['not_found'] },
         schema: { summary: 'Cancel a job', tags, params, response: { 200: jobSchema } },
       },
       async (request) => {

@@ -6,19 +6,18 @@ import {
   createApiKeyBodySchema,
   createdApiKeySchema,
 } from '@refract/contracts';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 
 /** Account routes: a signed-in user manages their keys; a key cannot manage keys. */
 export const apiKeyRoutes =
-  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     const docs = { tags: ['API keys'] };
 
     app.get(
       '/api/keys',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user' },
         schema: { ...docs, summary: 'List your API keys', response: { 200: apiKeyListSchema } },
       },
       async (request) => ({ keys: await services.apiKeys.list(request.user!.id) }),
@@ -27,8 +26,7 @@ export const apiKeyRoutes =
     app.post(
       '/api/keys',
       {
-        preHandler: guards.requireUser,
-        config: { errors: ['api_key_limit_reached'] },
+        config: { access: 'user', errors: ['api_key_limit_reached'] },
         schema: {
           ...docs,
           summary: 'Create an API key (the key is shown only in this answer)',
@@ -43,8 +41,7 @@ export const apiKeyRoutes =
     app.delete(
       '/api/keys/:id',
       {
-        preHandler: guards.requireUser,
-        config: { errors: ['not_found'] },
+        config: { access: 'user', errors: ['not_found'] },
         schema: {
           ...docs,
           summary: 'Revoke an API key; it is refused from then on',

@@ -10,17 +10,17 @@ import {
   subscriptionStatusSchema,
 } from '@refract/contracts';
 import type { Config } from '../../config.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 
 /** Checkout, the subscription, and payment history (the provider's own routes are apart). */
 export const paymentRoutes =
-  (config: Config, services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (config: Config, services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['Payments'];
     app.get(
       '/api/payments/mode',
       {
+        config: { access: 'public' },
         schema: {
           summary: 'Which provider takes payments',
           tags,
@@ -36,14 +36,13 @@ export const paymentRoutes =
     app.post(
       '/api/subscriptions/create-checkout-session',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user', errors: ['not_found', 'plan_not_purchasable'] },
         schema: {
           summary: 'Start paying for a plan: the address to send the browser to',
           tags,
           body: checkoutBodySchema,
           response: { 200: checkoutResponseSchema },
         },
-        config: { errors: ['not_found', 'plan_not_purchasable'] },
       },
       async (request) =>
         services.payments.createCheckout(
@@ -56,7 +55,7 @@ export const paymentRoutes =
     app.get(
       '/api/payments/subscription-status',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user', errors: ['no_subscription'] },
         schema: { summary: 'Your subscription', tags, response: { 200: subscriptionStatusSchema } },
       },
       async (request) => services.plans.subscriptionStatus(request.user!.id),
@@ -65,13 +64,12 @@ export const paymentRoutes =
     app.post(
       '/api/payments/cancel-subscription',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user' },
         schema: {
           summary: 'Cancel at the end of the paid period',
           tags,
           response: { 200: subscriptionStatusSchema },
         },
-        config: { errors: ['no_subscription'] },
       },
       async (request) => {
         await services.payments.cancelSubscription(request.user!);
@@ -82,7 +80,7 @@ export const paymentRoutes =
     app.get(
       '/api/payments',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user' },
         schema: {
           summary: 'Your payments, newest first',
           tags,
@@ -95,7 +93,7 @@ export const paymentRoutes =
     app.get(
       '/api/admin/payments',
       {
-        preHandler: guards.requireAdmin,
+        config: { access: 'admin' },
         schema: {
           querystring: adminPaymentsQuerySchema,
           response: { 200: adminPaymentsResponseSchema },

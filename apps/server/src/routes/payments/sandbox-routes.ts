@@ -5,19 +5,18 @@ import {
   sandboxPayBodySchema,
   sandboxPayResponseSchema,
 } from '@refract/contracts';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 
 const params = z.object({ id: z.string().min(1).max(100) });
 
 /** The sandbox checkout's API: registered only while the sandbox is the provider. */
 export const sandboxRoutes =
-  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/sandbox/checkout/:id',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user', errors: ['not_found', 'invalid_card', 'checkout_closed'] },
         schema: { params, response: { 200: sandboxCheckoutSchema } },
       },
       async (request) => services.payments.sandboxCheckout(request.user!, request.params.id),
@@ -26,7 +25,7 @@ export const sandboxRoutes =
     app.post(
       '/api/sandbox/checkout/:id/pay',
       {
-        preHandler: guards.requireUser,
+        config: { access: 'user' },
         schema: {
           summary: 'Pay a test-mode checkout with a test card',
           tags: ['Payments'],
@@ -34,7 +33,6 @@ export const sandboxRoutes =
           body: sandboxPayBodySchema,
           response: { 200: sandboxPayResponseSchema },
         },
-        config: { errors: ['not_found', 'invalid_card', 'checkout_closed'] },
       },
       async (request) =>
         services.payments.sandboxPay(request.user!, request.params.id, request.body),

@@ -17,7 +17,9 @@ export const stripeWebhookRoutes =
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    app.post('/api/subscriptions/webhook', async (request) => {
+    // Public: Stripe signs the body instead of signing in.
+    const options = { config: { access: 'public' as const } };
+    app.post('/api/subscriptions/webhook', options, async (request) => {
       const signature = request.headers['stripe-signature'];
       let event: Stripe.Event;
       try {

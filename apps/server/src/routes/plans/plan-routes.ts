@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { planBodySchema, planSchema } from '@refract/contracts';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
 export const planRoutes =
-  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     const prefix = '/api/subscriptions/plans';
     const tags = ['Plans'];
@@ -18,7 +17,7 @@ export const planRoutes =
     app.get(
       prefix,
       {
-        preHandler: guards.optionalUser,
+        config: { access: 'optionalUser' },
         schema: { summary: 'The plans', tags, response: { 200: z.array(planSchema) } },
       },
       async (request) => services.plans.list({ includeHidden: includeHidden(request) }),
@@ -27,8 +26,7 @@ export const planRoutes =
     app.get(
       `${prefix}/:id`,
       {
-        preHandler: guards.optionalUser,
-        config: { errors: ['not_found'] },
+        config: { access: 'optionalUser', errors: ['not_found'] },
         schema: { summary: 'One plan', tags, params: idParams, response: { 200: planSchema } },
       },
       async (request) =>
@@ -38,8 +36,7 @@ export const planRoutes =
     app.post(
       prefix,
       {
-        preHandler: guards.requireAdmin,
-        config: { errors: ['plan_name_taken'] },
+        config: { access: 'admin', errors: ['plan_name_taken'] },
         schema: {
           summary: 'Create a plan',
           tags,
@@ -53,8 +50,7 @@ export const planRoutes =
     app.put(
       `${prefix}/:id`,
       {
-        preHandler: guards.requireAdmin,
-        config: { errors: ['not_found', 'plan_name_taken'] },
+        config: { access: 'admin', errors: ['not_found', 'plan_name_taken'] },
         schema: {
           summary: 'Change a plan',
           tags,
@@ -69,8 +65,7 @@ export const planRoutes =
     app.delete(
       `${prefix}/:id`,
       {
-        preHandler: guards.requireAdmin,
-        config: { errors: ['not_found', 'plan_in_use', 'plan_protected'] },
+        config: { access: 'admin', errors: ['not_found', 'plan_in_use', 'plan_protected'] },
         schema: {
           summary: 'Delete a plan',
           tags,

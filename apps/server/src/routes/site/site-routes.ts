@@ -6,7 +6,11 @@ import type { Config } from '../../config.js';
 export const siteRoutes =
   (config: Config): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get('/api/site', { schema: { response: { 200: siteSchema } } }, async () => ({
-      contactUrl: config.contactUrl ?? null,
-    }));
+    app.get(
+      '/api/site',
+      { config: { access: 'public' }, schema: { response: { 200: siteSchema } } },
+      async () => ({
+        contactUrl: config.contactUrl ?? null,
+      }),
+    );
   };

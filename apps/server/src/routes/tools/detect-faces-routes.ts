@@ -4,7 +4,6 @@ import { detectFacesResponseSchema, toolById, type DetectedFace } from '@refract
 import type { AppContext } from '../../app-context.js';
 import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js';
 import { loadImage, toImageError } from '../../media/image/pipeline.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
 
 /**
@@ -12,15 +11,15 @@ import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploa
  * Signed-in users only, and free: only the blur that follows is charged.
  */
 export const detectFacesRoutes =
-  (context: AppContext, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (context: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const maxBytes = toolById('blurFace').maxUploadBytes;
     app.post(
       '/api/detect-faces',
       {
-        preHandler: guards.requireUserOrKey,
         bodyLimit: maxBytes + 1024 * 1024,
         config: {
+          access: 'userOrKey',
           upload: { fileField: 'image', maxBytes, fields: z.object({}) },
           errors: [
             'no_file',

@@ -4,13 +4,12 @@ import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { resolveExecutable } from '../../media/engines.js';
 import { HtmlRenderer } from '../../media/html/html-renderer.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 import { downloadHeaders, runMetered } from './metered.js';
 
 /** POST /api/html-to-image: JSON in, an image out, rendered in the sealed Chromium. */
 export const htmlToImageRoutes =
-  (context: AppContext, services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (context: AppContext, services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     const renderer = new HtmlRenderer(resolveExecutable(context.config.engines.chromium));
     app.addHook('onClose', () => renderer.close());
@@ -18,10 +17,10 @@ export const htmlToImageRoutes =
     app.post(
       '/api/html-to-image',
       {
-        preHandler: guards.requireUserOrKey,
         // The HTML may be up to 1 MB; JSON escaping can add a little.
         bodyLimit: MAX_HTML_BYTES * 2,
         config: {
+          access: 'userOrKey',
           metered: true,
           produces: { contentTypes: ['image/png', 'image/jpeg'], description: 'The image' },
           errors: [

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import { receiveUpload } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
 import { jobError, type JobService } from '../../services/jobs/job-service.js';
@@ -33,13 +32,11 @@ export function registerJobTool(
   context: AppContext,
   services: Services,
   jobs: JobService,
-  guards: AuthGuards,
 ) {
   const docs = toolDocs(tool);
   app.post(
     tool.path,
     {
-      preHandler: guards.requireUserOrKey,
       bodyLimit: tool.maxBytes + 1024 * 1024,
       config: docs.config,
       schema: { ...docs.schema, querystring: querySchema, response: { 202: jobAcceptedSchema } },

@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../../tools/tool-definition.js';
 export function toolDocs(tool: ToolDefinition) {
   const job = tool.runsAs === 'job';
   const config: FastifyContextConfig = {
+    access: 'userOrKey',
     upload: { fileField: tool.fileField, maxBytes: tool.maxBytes, fields: tool.fields },
     produces: {
       contentTypes: tool.produces ?? [`${tool.fileField}/*`],

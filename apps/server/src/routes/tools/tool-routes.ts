@@ -6,7 +6,6 @@ import { ffmpegEncoders } from '../../media/av/encoders.js';
 import { mediaFormatTable } from '../../media/av/media-formats.js';
 import type { JobService } from '../../services/jobs/job-service.js';
 import { formatTable } from '../../media/image/formats.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
@@ -22,16 +21,12 @@ import { toolDocs } from './tool-docs.js';
  * a failed use is given back.
  */
 export const toolRoutes =
-  (
-    context: AppContext,
-    services: Services,
-    jobs: JobService,
-    guards: AuthGuards,
-  ): FastifyPluginAsync =>
+  (context: AppContext, services: Services, jobs: JobService): FastifyPluginAsync =>
   async (app) => {
     app.get(
       '/api/formats',
       {
+        config: { access: 'public' },
         schema: {
           summary: 'The formats this server reads and writes',
           tags: ['Tools'],
@@ -45,7 +40,7 @@ export const toolRoutes =
     );
 
     for (const tool of TOOL_REGISTRY) {
-      if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs, guards);
+      if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs);
       else registerTool(tool);
     }
 
@@ -53,7 +48,6 @@ export const toolRoutes =
       app.post(
         tool.path,
         {
-          preHandler: guards.requireUserOrKey,
           bodyLimit: tool.maxBytes + 1024 * 1024,
           ...toolDocs(tool),
         },

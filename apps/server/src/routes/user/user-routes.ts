@@ -8,18 +8,16 @@ import {
   userStatsSchema,
 } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
-import type { AuthGuards } from '../../plugins/auth.js';
 import type { Services } from '../../services/services.js';
 import { quotaHeaders } from '../../lib/quota-headers.js';
 
 export const userRoutes =
-  (services: Services, guards: AuthGuards): FastifyPluginAsyncZod =>
+  (services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/user/preferred-language',
       {
-        preHandler: guards.requireUser,
-        config: { errors: ['invalid_language'] },
+        config: { access: 'user', errors: ['invalid_language'] },
         schema: {
           summary: 'Set your preferred language',
           tags: ['Account'],
@@ -34,8 +32,7 @@ export const userRoutes =
     app.post(
       '/api/user/track',
       {
-        preHandler: guards.requireUser,
-        config: { metered: true, errors: ['unknown_service', 'quota_exceeded'] },
+        config: { access: 'user', metered: true, errors: ['unknown_service', 'quota_exceeded'] },
         schema: {
           summary: 'Charge uses of a service done in the browser',
           tags: ['Account'],
@@ -56,7 +53,7 @@ export const userRoutes =
     app.get(
       '/api/user/stats',
       {
-        preHandler: guards.requireUserOrKey,
+        config: { access: 'userOrKey' },
         schema: {
           summary: 'Your plan and what is left of each quota',
           tags: ['Usage'],
