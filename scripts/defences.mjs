@@ -45,6 +45,33 @@ export const DEFENCES = [
     test: [security('headers'), '1 MB'],
   },
   {
+    defence: 'an upload stops at its limit',
+    edits: [
+      [
+        `${S}plugins/uploads.ts`,
+        "part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));",
+        '',
+      ],
+    ],
+    test: [security('requests'), 'past the limit'],
+  },
+  {
+    defence: 'a refused upload closes its connection',
+    edits: [
+      [
+        `${S}plugins/error-handler.ts`,
+        "if (request.raw.complete === false) reply.header('connection', 'close');",
+        '',
+      ],
+    ],
+    test: [security('requests'), 'past the limit|without reading its body'],
+  },
+  {
+    defence: 'framework errors in the envelope',
+    edits: [[`${S}app.ts`, '    frameworkErrors,\n', '']],
+    test: [security('requests'), 'percent-encodings'],
+  },
+  {
     defence: 'stalled and slow uploads cut off',
     edits: [[`${S}app.ts`, 'closeStalledRequests(app, config.uploadTimeouts);', '']],
     test: [security('uploads'), 'stalled|drips'],

@@ -7,7 +7,11 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerErrorHandler,
+} from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -69,6 +73,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     trustProxy: config.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

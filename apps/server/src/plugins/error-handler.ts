@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorEnvelope } from '@refract/contracts';
@@ -30,9 +32,12 @@ const DEFAULT_RETRY_AFTER: Record<number, string> = { 429: '60', 503: '30' };
 /** One envelope for every error: `{ error, code, details? }`, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance) {
   // Every 429 and 503 tells the client when to come back, whichever part of the app answered.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     const retryAfter = DEFAULT_RETRY_AFTER[reply.statusCode];
     if (retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
+    // Answered before its body was read (a refused or oversized upload): close the connection
+    // rather than let Node read the rest of a body nobody wants.
+    if (request.raw.complete === false) reply.header('connection', 'close');
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
@@ -69,4 +74,52 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
     error: `No route for ${request.method} ${path}`,
     code: 'not_found',
   } satisfies ErrorEnvelope);
+}
+
+/**
+ * Errors Fastify raises before any route or hook runs (a malformed percent-encoding, an
+ * over-long parameter): the same envelope, through the reply, so the usual headers apply.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Sent before the hooks that add these everywhere else.
+  reply.headers({ 'x-request-id': request.id, 'x-content-type-options': 'nosniff' });
+  if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(400).send({
+      error: 'The address is not valid (a malformed %-encoding or an over-long part)',
+      code: 'validation_failed',
+    } satisfies ErrorEnvelope);
+  }
+  return reply.status(500).send({ error: 'Internal server error', code: 'internal_error' });
+}
+
+/** What a request that is not even valid HTTP gets, written straight to its socket. */
+const CLIENT_ERRORS: Record<string, { status: number; envelope: ErrorEnvelope }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    envelope: { error: 'The request took too long to arrive', code: 'upload_timeout' },
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    envelope: { error: 'The request headers are too large', code: 'payload_too_large' },
+  },
+};
+const MALFORMED: ErrorEnvelope = {
+  error: 'The request is not valid HTTP',
+  code: 'validation_failed',
+};
+
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, envelope } = CLIENT_ERRORS[err.code ?? ''] ?? {
+    status: 400,
+    envelope: MALFORMED,
+  };
+  const body = JSON.stringify(envelope);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

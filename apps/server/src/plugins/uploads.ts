@@ -16,6 +16,13 @@ export interface Upload {
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
+const fileTooLarge = (maxBytes: number) =>
+  new AppError(
+    413,
+    'file_too_large',
+    `The file is larger than the ${mb(maxBytes)} limit of this tool`,
+  );
+
 export async function registerUploads(app: FastifyInstance) {
   await app.register(multipart, {
     // Tight defaults; each tool narrows fileSize further.
@@ -55,6 +62,8 @@ export async function receiveUpload(
           continue;
         }
         const path = join(workDir, 'input');
+        // Busboy only truncates past the limit and reads on to the end of the part: stop here.
+        part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));
         await pipeline(part.file, createWriteStream(path));
         upload.path = path;
         upload.bytes = (await stat(path)).size;
@@ -64,13 +73,7 @@ export async function receiveUpload(
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
-        413,
-        'file_too_large',
-        `The file is larger than the ${mb(maxBytes)} limit of this tool`,
-      );
-    }
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxBytes);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw new AppError(413, 'payload_too_large', 'The form has too many parts');
     }
