@@ -1,0 +1,123 @@
+import type { HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, bearer, registerUser } from '../test/accounts.js';
+import { describeEachDatabase } from '../test/databases.js';
+import { pngBytes } from '../test/image-fixtures.js';
+import { postForm } from '../test/multipart.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** What the outside review tried that held, kept as tests so that it keeps holding. */
+describeEachDatabase('charges across credentials', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('lets exactly 3 of 21 parallel uses through: two sessions, an API key and /track', async () => {
+    const { token, email, password } = await registerUser(t.app);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress: '2001:db8::aa',
+    });
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: bearer(token),
+      payload: { name: 'race' },
+    });
+    const image = await pngBytes();
+    const rotate = (headers: Record<string, string>) =>
+      postForm(t.app, '/api/rotate', {
+        headers,
+        fields: { angle: '90' },
+        file: { content: image },
+      });
+    const track = (sessionToken: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/track',
+        headers: bearer(sessionToken),
+        payload: { service: 'modify-rotate', imageCount: 1 },
+      });
+    const calls = Array.from({ length: 7 }, () => [
+      rotate(bearer(token)),
+      rotate({ 'x-api-key': key.json().key }),
+      track(second.json().token),
+    ]).flat();
+    const answers = await Promise.all(calls);
+    const statuses = answers.map((res) => res.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(18);
+    for (const res of answers.filter((r) => r.statusCode === 403))
+      expect(res.json().code).toBe('quota_exceeded');
+  });
+});
+
+describe('malformed input on every route', () => {
+  let t: TestApp;
+  const routes: { method: string; url: string }[] = [];
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', {
+      onRoute: (route) => {
+        for (const method of [route.method].flat())
+          if (method !== 'HEAD') routes.push({ method, url: route.url });
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const JUNK_BODIES: { type: string; body: string }[] = [
+    { type: 'application/json', body: '{"a":' },
+    { type: 'application/json', body: 'null' },
+    { type: 'application/json', body: '[]' },
+    { type: 'application/json', body: '"text"' },
+    { type: 'application/json', body: '{"__proto__":{"isAdmin":true},"constructor":{}}' },
+    { type: 'application/json', body: JSON.stringify({ email: ['a'], password: { $gt: '' } }) },
+    { type: 'application/json', body: JSON.stringify({ page: -1e308, planId: 1e400, id: null }) },
+    {
+      type: 'multipart/form-data; boundary=x',
+      body: '--x\r\nContent-Disposition: form-data\r\n\r\n',
+    },
+    { type: 'multipart/form-data', body: 'no boundary' },
+    { type: 'text/plain', body: '\u0000\uffff' },
+  ];
+  const JUNK_SEGMENTS = [
+    '%00',
+    '..%2f..%2fetc%2fpasswd',
+    'x'.repeat(2000),
+    '%F0%9F%92%A9',
+    "'; DROP TABLE users; --",
+  ];
+
+  it('never answers 5xx, signed in as a user or as the admin', async () => {
+    const tokens = [(await registerUser(t.app)).token, await adminToken(t.app)];
+    let sent = 0;
+    for (const token of tokens) {
+      for (const route of routes) {
+        const urls = route.url.includes(':')
+          ? JUNK_SEGMENTS.map((junk) => route.url.replace(/:\w+/g, junk))
+          : [`${route.url}?page=abc&search[$ne]=1&async=maybe`];
+        for (const url of urls) {
+          const bodies =
+            route.method === 'GET' || route.method === 'DELETE' ? [undefined] : JUNK_BODIES;
+          for (const junk of bodies) {
+            const res = await t.app.inject({
+              method: route.method as HTTPMethods,
+              url,
+              headers: { ...bearer(token), ...(junk ? { 'content-type': junk.type } : {}) },
+              ...(junk ? { payload: junk.body } : {}),
+            });
+            sent += 1;
+            const label = `${route.method} ${url.slice(0, 80)} ${junk?.body.slice(0, 40) ?? ''}`;
+            expect(res.statusCode, label).toBeLessThan(500);
+            if (res.statusCode >= 400) expect(res.json().code, label).toMatch(/^[a-z_]+$/);
+          }
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(500);
+  });
+});
