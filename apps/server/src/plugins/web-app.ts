@@ -40,7 +40,10 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
   }
   app.setNotFoundHandler((request, reply) => {
     if (indexHtml && isClientRoute(request)) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(indexHtml);
     }
     return sendNotFound(request, reply);
   });
