@@ -422,4 +422,55 @@ export const DEFENCES = [
     ],
     test: [`${S}routes/tools/html-to-image-routes.test.ts`, 'lets nothing out'],
   },
+  {
+    defence: 'HTML browser: one owner, a stale browser never clears its successor',
+    edits: [
+      [
+        `${S}media/html/browser-owner.ts`,
+        'watchdog?.stop();\n          if (this.current === launching) this.forget();',
+        'watchdog?.stop();\n          this.forget();',
+      ],
+    ],
+    test: [`${S}media/html/browser-owner.test.ts`, 'never clears the successor'],
+  },
+  {
+    defence: 'HTML browser: one launch at a time',
+    edits: [
+      [
+        `${S}media/html/browser-owner.ts`,
+        'this.current ??= this.launch();',
+        'this.current = this.launch();',
+      ],
+    ],
+    test: [security('html'), 'replaced by exactly one'],
+  },
+  {
+    defence: 'HTML render timeout ends only its own page',
+    edits: [
+      [
+        `${S}media/html/html-renderer.ts`,
+        'if (slot) await this.discard(slot);',
+        'if (slot) await this.owner.retire(slot.browser);',
+      ],
+    ],
+    test: [security('html'), 'ends only its own page|innocent render in flight'],
+  },
+  {
+    defence: 'HTML renderer memory watchdog',
+    edits: [[`${S}media/html/renderer-memory-watchdog.ts`, "process.kill(pid, 'SIGKILL');", '']],
+    test: [security('html'), 'typed arrays'],
+  },
+  {
+    // Both layers: V8's heap limit alone stops JavaScript arrays, and so does the watchdog.
+    defence: 'HTML render memory capped (V8 heap and watchdog)',
+    edits: [
+      [
+        `${S}media/html/html-renderer.ts`,
+        '`--js-flags=--max-old-space-size=${RENDER_HEAP_MB}`,',
+        '',
+      ],
+      [`${S}media/html/renderer-memory-watchdog.ts`, "process.kill(pid, 'SIGKILL');", ''],
+    ],
+    test: [security('html'), 'JavaScript arrays'],
+  },
 ];

@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'processing_failed',
   'empty_html',
   'render_timeout',
+  'render_too_large',
   'engine_unavailable',
   'server_busy',
   'already_compact',

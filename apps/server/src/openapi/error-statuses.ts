@@ -37,6 +37,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   processing_failed: 500,
   empty_html: 400,
   render_timeout: 504,
+  render_too_large: 422,
   engine_unavailable: 503,
   server_busy: 503,
   already_compact: 422,

@@ -1,5 +1,6 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppError } from '../../lib/app-error.js';
+import { BrowserOwner, type LiveBrowser } from './browser-owner.js';
 
 export interface RenderRequest {
   html: string;
@@ -14,6 +15,12 @@ const MAX_FULL_PAGE_HEIGHT = 16_000;
 const CONTENT_WAIT_MS = 2_000;
 /** Two renders at once: one per core. More would only queue inside Chromium. */
 const CONCURRENT_RENDERS = 2;
+/** V8 heap of one page, in MB: a script filling it crashes only its own renderer. */
+const RENDER_HEAP_MB = 512;
+/** Resident memory of one renderer process (heap, typed arrays, canvases, DOM, images). */
+const RENDERER_MEMORY_CAP = 768 * 1024 * 1024;
+/** A context that does not close within this is stuck beyond a page: the browser goes instead. */
+const CLOSE_WAIT_MS = 5_000;
 
 const ARGS = [
   '--headless=new',
@@ -27,6 +34,7 @@ const ARGS = [
   '--no-first-run',
   // Belt and braces beside the request blocking below: no host name resolves at all.
   '--host-resolver-rules=MAP * ~NOTFOUND',
+  `--js-flags=--max-old-space-size=${RENDER_HEAP_MB}`,
 ];
 
 const renderTimeout = () =>
@@ -34,6 +42,13 @@ const renderTimeout = () =>
     504,
     'render_timeout',
     `Rendering took longer than ${RENDER_TIMEOUT_MS / 1000} seconds and was stopped`,
+  );
+
+const renderTooLarge = () =>
+  new AppError(
+    422,
+    'render_too_large',
+    `This HTML needed more memory than a render may use (${RENDERER_MEMORY_CAP / 1024 / 1024} MB) and was stopped`,
   );
 
 async function withinTimeLimit<T>(work: Promise<T>): Promise<T> {
@@ -49,49 +64,33 @@ async function withinTimeLimit<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * HTML to image in a sealed Chromium: one warm browser (relaunched if it dies), a small pool
- * of sealed contexts emptied between renders, every request except data: and blob: refused,
- * no popups, no downloads, and a hard time limit.
+ * HTML to image in a sealed Chromium: one warm browser (kept by its owner, relaunched if it
+ * dies), a small pool of sealed contexts emptied between renders, every request except data:
+ * and blob: refused, no popups, no downloads, a memory cap per page and a hard time limit that
+ * ends only its own render.
  */
 interface Slot {
+  live: LiveBrowser;
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** The page's renderer died: it ran out of heap, or the memory watchdog killed it. */
+  crashed: boolean;
 }
 
 export class HtmlRenderer {
-  private browser: Promise<Browser> | null = null;
+  private readonly owner: BrowserOwner;
   /** Sealed contexts ready for the next render, reused for speed and emptied between renders. */
   private idle: Slot[] = [];
   private active = 0;
   private waiting: (() => void)[] = [];
 
-  constructor(private readonly executablePath: string) {}
-
-  private launch(): Promise<Browser> {
-    this.browser ??= chromium
-      .launch({
-        executablePath: this.executablePath,
-        // Chromium refuses to sandbox as root; everywhere else its sandbox stays on.
-        chromiumSandbox: process.getuid?.() !== 0,
-        args: ARGS,
-      })
-      .then((browser) => {
-        browser.on('disconnected', () => {
-          this.browser = null;
-          this.idle = [];
-        });
-        return browser;
-      })
-      .catch((err: unknown) => {
-        this.browser = null;
-        throw new AppError(
-          503,
-          'engine_unavailable',
-          `Chromium could not be started: ${String(err).slice(0, 200)}`,
-        );
-      });
-    return this.browser;
+  constructor(executablePath: string) {
+    this.owner = new BrowserOwner({
+      executablePath,
+      args: ARGS,
+      rendererMemoryCap: RENDERER_MEMORY_CAP,
+    });
   }
 
   private async slot(): Promise<() => void> {
@@ -104,23 +103,36 @@ export class HtmlRenderer {
     };
   }
 
+  /** A pooled context of the current browser, or a new one; those of a dead browser are dropped. */
+  private async take(): Promise<Slot> {
+    for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) {
+      if (this.owner.isCurrent(slot.browser) && slot.browser.isConnected()) return slot;
+      void slot.context.close().catch(() => undefined);
+    }
+    return this.newSlot();
+  }
+
   /**
-   * Closes the browser after a render ran out of time (a renderer stuck in a loop does not
-   * finish on its own); closing a launched browser ends its processes. The next render
-   * relaunches it.
+   * Ends one render's context, which ends its renderer process even in an endless loop, and
+   * leaves every other render alone. Only a browser too stuck to close a context is retired.
    */
-  private async restart(): Promise<void> {
-    const current = this.browser;
-    this.browser = null;
-    this.idle = [];
-    const browser = await current?.catch(() => null);
-    await browser?.close().catch(() => undefined);
+  private async discard(slot: Slot): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      slot.context.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!closed) await this.owner.retire(slot.browser);
   }
 
   /** A sealed context with one page: every request but data:/blob: refused, popups closed. */
   private async newSlot(): Promise<Slot> {
-    const browser = await this.launch();
-    const context = await browser.newContext({
+    const live = await this.owner.get();
+    const context = await live.browser.newContext({
       viewport: { width: 1280, height: 100 },
       acceptDownloads: false,
       serviceWorkers: 'block',
@@ -138,15 +150,26 @@ export class HtmlRenderer {
     context.on('page', (page) => {
       void page.opener().then((opener) => opener && page.close());
     });
-    return { browser, context, page: await context.newPage() };
+    const slot: Slot = {
+      live,
+      browser: live.browser,
+      context,
+      page: await context.newPage(),
+      crashed: false,
+    };
+    slot.page.on('crash', () => (slot.crashed = true));
+    return slot;
   }
 
   async render(request: RenderRequest): Promise<Buffer> {
     const release = await this.slot();
     let slot: Slot | undefined;
+    let unwatch = () => {};
     try {
-      slot = this.idle.pop() ?? (await this.newSlot());
+      slot = await this.take();
+      unwatch = slot.live.watch();
       const image = await withinTimeLimit(this.screenshot(slot.page, request));
+      unwatch();
       // The page is reset for the next user while this image is on its way back (a fifth of a
       // warm render's time). The render slot stays taken until then, and the page goes back to
       // the pool only once reset, so no render ever starts on a used page.
@@ -156,10 +179,11 @@ export class HtmlRenderer {
         .finally(release);
       return image;
     } catch (err) {
-      // A renderer stuck past the limit takes the browser down with it; otherwise only the page goes.
-      if (err instanceof AppError && err.code === 'render_timeout') await this.restart();
-      else await slot?.context.close().catch(() => undefined);
+      unwatch();
+      // Out of time, out of memory or broken: only this render's own context goes.
+      if (slot) await this.discard(slot);
       release();
+      if (slot?.crashed) throw renderTooLarge();
       if (err instanceof AppError) throw err;
       throw new AppError(422, 'processing_failed', 'This HTML could not be rendered');
     }
@@ -171,8 +195,8 @@ export class HtmlRenderer {
    * window). Content lives on about:blank, whose opaque origin can keep no cookies or storage.
    */
   private async recycle(slot: Slot): Promise<void> {
-    const current = await this.browser?.catch(() => null);
-    if (current !== slot.browser) return void (await slot.context.close().catch(() => undefined));
+    if (!this.owner.isCurrent(slot.browser))
+      return void (await slot.context.close().catch(() => undefined));
     await slot.page.goto('about:blank');
     this.idle.push(slot);
   }
@@ -214,9 +238,7 @@ export class HtmlRenderer {
   }
 
   async close(): Promise<void> {
-    const browser = await this.browser?.catch(() => null);
-    this.browser = null;
     this.idle = [];
-    await browser?.close();
+    await this.owner.close();
   }
 }

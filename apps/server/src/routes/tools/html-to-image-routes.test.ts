@@ -4,17 +4,9 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../../test/accounts.js';
+import { hasChromium } from '../../test/chromium-processes.js';
 import { registerSubscriber } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-
-function hasChromium(): boolean {
-  try {
-    execFileSync('chromium', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Resident memory (kB) of every Chromium process on the machine. */
 function chromiumRssKb(): number {

@@ -29,6 +29,7 @@ export const htmlToImageRoutes =
             'quota_exceeded',
             'engine_unavailable',
             'render_timeout',
+            'render_too_large',
             'processing_failed',
           ],
         },

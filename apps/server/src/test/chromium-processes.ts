@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export function hasChromium(): boolean {
+  try {
+    execFileSync('chromium', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Proc {
+  pid: number;
+  comm: string;
+  ppid: number;
+  pgid: number;
+}
+
+function allProcesses(): Proc[] {
+  const all: Proc[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') continue; // exited, waiting to be reaped
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      all.push({ pid, comm, ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return all;
+}
+
+/** Every browser process tree this test process has started, by the browser's pid. */
+const seenGroups = new Set<number>();
+
+/**
+ * The Chromium this test process runs: its browsers (Chromium children of this process, each
+ * leading its own process group) and the processes left over in the groups of browsers seen
+ * earlier that are gone (a leaked renderer or zygote would show there), and how many processes
+ * the running browsers have.
+ */
+export function ourChromium(): { browsers: number[]; strays: number; processes: number } {
+  const all = allProcesses().filter((p) => p.comm.startsWith('chromium'));
+  const browsers = all.filter((p) => p.ppid === process.pid && p.pgid === p.pid).map((p) => p.pid);
+  for (const pid of browsers) seenGroups.add(pid);
+  const strays = all.filter((p) => seenGroups.has(p.pgid) && !browsers.includes(p.pgid)).length;
+  const processes = all.filter((p) => browsers.includes(p.pgid)).length;
+  return { browsers, strays, processes };
+}
+
+/**
+ * `ourChromium()` once `settled` holds for it, or as it stands after `withinMs` (a browser
+ * being closed takes a moment to end its processes).
+ */
+export async function chromiumOnce(
+  settled: (state: ReturnType<typeof ourChromium>) => boolean,
+  withinMs = 5_000,
+): Promise<ReturnType<typeof ourChromium>> {
+  const until = Date.now() + withinMs;
+  let state = ourChromium();
+  while (!settled(state) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    state = ourChromium();
+  }
+  return state;
+}
