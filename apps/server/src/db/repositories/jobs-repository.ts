@@ -200,12 +200,6 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(ended);
     },
 
-    /** Jobs not yet taken by a runner, everyone's: the queue's bound. */
-    countQueued: () => count(db, WAITING),
-
-    /** One user's jobs under way (slots being uploaded to included). */
-    countUnfinished: (userId: string) => count(db, UNDER_WAY, userId),
-
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */
     listSilent: (before: string) =>
       db

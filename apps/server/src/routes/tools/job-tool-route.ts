@@ -81,8 +81,8 @@ export function registerJobTool(
         return reply;
       }
       if (job.status !== 'done') {
-        // A job that did not finish was not charged.
-        reply.headers(quotaHeaders(givenBack(status)));
+        // A job that did not finish was not charged, unless stopped at its time limit.
+        reply.headers(quotaHeaders(job.charged ? status : givenBack(status)));
         throw jobError(job);
       }
       const stream = await jobs.openResult(job);

@@ -20,7 +20,7 @@ const RECEIVING_MARGIN_MS = 60_000;
 /** An ended job's record outlives its files by this much, so a late download answers 410. */
 const RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 200;
-export const MAX_UNFINISHED_PER_USER = 5;
+const MAX_UNFINISHED_PER_USER = 5;
 
 /**
  * The charging rule for work that does not finish: a job cancelled once it has reached
