@@ -225,6 +225,86 @@ export const DEFENCES = [
     ],
     test: [`${S}services/jobs/jobs.test.ts`, 'to its owner only'],
   },
+  // Jobs (issue #18)
+  {
+    defence: 'job limits: uploads in progress count (slot claimed first)',
+    edits: [
+      [
+        `${S}db/repositories/jobs-repository.ts`,
+        "const UNDER_WAY: Status[] = ['receiving', 'queued', 'running'];",
+        "const UNDER_WAY: Status[] = ['queued', 'running'];",
+      ],
+    ],
+    test: [`${S}services/jobs/job-limits.test.ts`, 'exactly 5 of 12'],
+  },
+  {
+    defence: 'job limits: the queue bound in the claim',
+    edits: [
+      [
+        `${S}db/repositories/jobs-repository.ts`,
+        "if ((await count(q, WAITING)) >= limits.queue) return 'queue_full';",
+        '',
+      ],
+    ],
+    test: [`${S}services/jobs/job-limits.test.ts`, 'exactly JOB_QUEUE_LIMIT'],
+  },
+  {
+    defence: 'job queue: fair turns between users',
+    edits: [
+      [
+        `${S}db/repositories/jobs-repository.ts`,
+        "sql`coalesce((SELECT max(s.started_at) FROM jobs s WHERE s.user_id = j.user_id), '')`",
+        "'j.created_at'",
+      ],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'before one user'],
+  },
+  {
+    defence: 'job charging: substantial work cancelled is charged',
+    edits: [
+      [
+        `${S}services/jobs/job-service.ts`,
+        'return job.progress >= CHARGE_AT_PROGRESS || at - Date.parse(job.started_at) >= CHARGE_AFTER_MS;',
+        'return false;',
+      ],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'after substantial work|by progress'],
+  },
+  {
+    defence: 'job cancel: a finished job is left as it is',
+    edits: [
+      [
+        `${S}services/jobs/job-service.ts`,
+        'if (!current || hasEnded(current)) return;',
+        'if (!current) return;',
+      ],
+      [
+        `${S}services/jobs/job-service.ts`,
+        'if (!(await jobs.end(job.id, status, now(), error, charged))) return;',
+        'await jobs.end(job.id, status, now(), error, charged);',
+      ],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'moment it completes'],
+  },
+  {
+    defence: 'job results: a gone file answers 410',
+    edits: [
+      [
+        `${S}services/jobs/job-service.ts`,
+        "if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw expired;",
+        '',
+      ],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'result file is missing'],
+  },
+  {
+    defence: 'job results: disk allowance per user',
+    edits: [
+      [`${S}services/jobs/job-runner.ts`, 'await keepWithinAllowance(job.user_id, bytes);', ''],
+      [`${S}services/jobs/job-runner.ts`, 'await keepWithinAllowance(job.user_id, 0);', ''],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'RESULT_DISK_PER_USER'],
+  },
   {
     defence: 'API keys: owner only',
     edits: [

@@ -72,6 +72,11 @@ const envSchema = z.object({
   JOB_QUEUE_LIMIT: wholeNumber.default(20),
   // Seconds a finished job's result is kept for download.
   RESULT_TTL: wholeNumber.min(1, 'must be at least 1').default(3600),
+  // Megabytes one user's kept results may occupy; a new result evicts that user's oldest ones.
+  RESULT_DISK_PER_USER: z.coerce
+    .number({ message: 'must be a number of megabytes' })
+    .positive('must be a number of megabytes above 0')
+    .default(500),
   // The BullMQ queue's name, so several installations can share one Redis.
   QUEUE_NAME: z
     .string()
@@ -147,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       workers: e.WORKERS,
       queueLimit: e.JOB_QUEUE_LIMIT,
       resultTtlMs: e.RESULT_TTL * 1000,
+      resultBytesPerUser: Math.floor(e.RESULT_DISK_PER_USER * 1024 * 1024),
       queueName: e.QUEUE_NAME,
     },
   };

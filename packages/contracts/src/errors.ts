@@ -52,6 +52,7 @@ export const ERROR_CODES = [
   'invalid_api_key',
   'api_key_limit_reached',
   'upload_timeout',
+  'result_expired',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

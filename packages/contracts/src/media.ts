@@ -55,6 +55,12 @@ export const jobSchema = z.object({
   outputBytes: z.number().nullable(),
   /** The download name once done. */
   filename: z.string().nullable(),
+  /**
+   * Whether this job's use counts against the quota: true once done, and for a job cancelled
+   * after substantial work (50 % progress or a minute of running) or stopped at the time limit.
+   * While a job is under way its use is held, not yet counted.
+   */
+  charged: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type Job = z.infer<typeof jobSchema>;

@@ -87,7 +87,8 @@ export interface JobsTable {
   fields: string;
   service: string;
   period_start: string;
-  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  /** `receiving`: a claimed slot whose upload is being read (not yet a job the API shows). */
+  status: 'receiving' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   progress: number;
   input_bytes: number;
   output_bytes: number | null;
@@ -100,6 +101,10 @@ export interface JobsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** When a runner took it: the queue serves first the user it served least recently. */
+  started_at: string | null;
+  /** 1 when its use counts (done, or cancelled or stopped after substantial work). */
+  charged: number;
 }
 
 export interface CheckoutSessionsTable {

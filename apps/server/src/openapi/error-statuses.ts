@@ -52,4 +52,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   api_key_limit_reached: 409,
   upload_timeout: 408,
+  result_expired: 410,
 };

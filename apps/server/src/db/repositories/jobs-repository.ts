@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobsTable } from '../schema.js';
 
 export type JobRow = Selectable<JobsTable>;
@@ -17,12 +17,16 @@ export interface JobResult {
   bytes: number;
 }
 
-export type NewJob = Pick<
-  JobRow,
-  'id' | 'user_id' | 'tool' | 'fields' | 'service' | 'period_start' | 'input_bytes' | 'created_at'
->;
+/** What a claimed slot becomes once its upload is in place and its use is held. */
+export type Admission = Pick<JobRow, 'fields' | 'service' | 'period_start' | 'input_bytes'>;
 
 const UNFINISHED: Status[] = ['queued', 'running'];
+/** What a user's cap counts: slots being uploaded to, waiting and running jobs. */
+const UNDER_WAY: Status[] = ['receiving', 'queued', 'running'];
+/** What the queue's bound counts: everything not yet taken by a runner. */
+const WAITING: Status[] = ['receiving', 'queued'];
+/** Serialises job admissions on PostgreSQL (SQLite has a single writer). */
+const ADMISSION_LOCK = 18_001;
 
 /**
  * Every state change is one conditional UPDATE, so when a runner, a cancel and a sweeper race,
@@ -30,15 +34,70 @@ const UNFINISHED: Status[] = ['queued', 'running'];
  */
 export function jobsRepository(db: Kysely<Database>) {
   const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  async function count(q: Kysely<Database>, statuses: Status[], userId?: string) {
+    let query = q
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status', 'in', statuses);
+    if (userId) query = query.where('user_id', '=', userId);
+    return Number((await query.executeTakeFirstOrThrow()).count);
+  }
+
+  /** Counts and inserts with nothing in between: run inside the admission transaction. */
+  async function claimIn(
+    q: Kysely<Database>,
+    slot: { id: string; user_id: string; tool: string; created_at: string },
+    limits: { perUser: number; queue: number },
+  ): Promise<'claimed' | 'user_limit' | 'queue_full'> {
+    if (postgres) await sql`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(q);
+    if ((await count(q, UNDER_WAY, slot.user_id)) >= limits.perUser) return 'user_limit';
+    if ((await count(q, WAITING)) >= limits.queue) return 'queue_full';
+    const at = slot.created_at;
+    await q
+      .insertInto('jobs')
+      .values({
+        ...slot,
+        // Filled in by `admit` once the upload is read.
+        fields: '{}',
+        service: '',
+        period_start: '',
+        input_bytes: 0,
+        status: 'receiving',
+        progress: 0,
+        charged: 0,
+        updated_at: at,
+      })
+      .execute();
+    return 'claimed';
+  }
 
   return {
-    /** A new job, waiting in the queue. */
-    async create(job: NewJob) {
-      const at = job.created_at;
-      await db
-        .insertInto('jobs')
-        .values({ ...job, status: 'queued', progress: 0, updated_at: at })
-        .execute();
+    /**
+     * Claims a slot for a new job before its upload is read: the user's and the queue's limits
+     * are checked and the row inserted in one transaction (PostgreSQL: under an advisory lock;
+     * SQLite: one connection, one writer), so parallel submits can never overrun them.
+     */
+    claimSlot: (
+      slot: { id: string; user_id: string; tool: string; created_at: string },
+      limits: { perUser: number; queue: number },
+    ) => db.transaction().execute((trx) => claimIn(trx, slot, limits)),
+
+    /** receiving → queued, with what the upload turned out to be; false when the slot is gone. */
+    async admit(id: string, job: Admission, now: string) {
+      const result = await db
+        .updateTable('jobs')
+        .set({ ...job, status: 'queued', updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'receiving')
+        .executeTakeFirst();
+      return changed(result);
+    },
+
+    /** Gives back a slot whose upload was refused or failed. */
+    async releaseSlot(id: string) {
+      await db.deleteFrom('jobs').where('id', '=', id).where('status', '=', 'receiving').execute();
     },
 
     find: (id: string) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -47,11 +106,39 @@ export function jobsRepository(db: Kysely<Database>) {
     async claim(id: string, now: string) {
       const claimed = await db
         .updateTable('jobs')
-        .set({ status: 'running', updated_at: now })
+        .set({ status: 'running', updated_at: now, started_at: now })
         .where('id', '=', id)
         .where('status', '=', 'queued')
         .executeTakeFirst();
       return changed(claimed) ? this.find(id) : undefined;
+    },
+
+    /**
+     * Takes the next job fairly: first the users with the fewest jobs running, among them the
+     * one served least recently (never served first), then that user's oldest job. So one
+     * user's queued jobs take turns with everyone else's instead of going first.
+     */
+    async claimNext(now: string) {
+      for (;;) {
+        const next = await db
+          .selectFrom('jobs as j')
+          .select('j.id')
+          .where('j.status', '=', 'queued')
+          .orderBy(
+            sql`(SELECT count(*) FROM jobs r WHERE r.user_id = j.user_id AND r.status = 'running')`,
+          )
+          .orderBy(
+            sql`coalesce((SELECT max(s.started_at) FROM jobs s WHERE s.user_id = j.user_id), '')`,
+          )
+          .orderBy('j.created_at')
+          .orderBy('j.id')
+          .limit(1)
+          .executeTakeFirst();
+        if (!next) return undefined;
+        const job = await this.claim(next.id, now);
+        // Another runner took it (or it was cancelled) meanwhile: look again.
+        if (job) return job;
+      }
     },
 
     /** Records progress; false when the job is no longer running (cancelled): stop work. */
@@ -71,6 +158,7 @@ export function jobsRepository(db: Kysely<Database>) {
         .set({
           status: 'done',
           progress: 100,
+          charged: 1,
           result_file: result.file,
           result_filename: result.filename,
           result_content_type: result.contentType,
@@ -84,12 +172,22 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(done);
     },
 
-    /** Ends a queued or running job as failed or cancelled; false when it had already ended. */
-    async end(id: string, status: 'failed' | 'cancelled', now: string, error?: JobError) {
+    /**
+     * Ends a queued or running job as failed or cancelled; false when it had already ended.
+     * `charged`: its use counts although it did not finish (see job-service's charging rule).
+     */
+    async end(
+      id: string,
+      status: 'failed' | 'cancelled',
+      now: string,
+      error?: JobError,
+      charged = false,
+    ) {
       const ended = await db
         .updateTable('jobs')
         .set({
           status,
+          charged: charged ? 1 : 0,
           error_status: error?.status ?? null,
           error_code: error?.code ?? null,
           error_message: error?.message ?? null,
@@ -102,27 +200,6 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(ended);
     },
 
-    /** Jobs waiting in the queue, everyone's: the queue's bound. */
-    async countQueued() {
-      const row = await db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'queued')
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-
-    /** One user's jobs that have not ended. */
-    async countUnfinished(userId: string) {
-      const row = await db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('user_id', '=', userId)
-        .where('status', 'in', UNFINISHED)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */
     listSilent: (before: string) =>
       db
@@ -132,8 +209,44 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('updated_at', '<', before)
         .execute(),
 
+    /** Slots claimed before `before` whose upload never became a job (their process died). */
+    listReceivingBefore: (before: string) =>
+      db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('status', '=', 'receiving')
+        .where('created_at', '<', before)
+        .execute(),
+
+    /** Ended jobs whose files are still kept, finished before `before`. */
+    listKeptBefore: (before: string) =>
+      db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('finished_at', '<', before)
+        .where('result_file', 'is not', null)
+        .execute(),
+
+    /** Records of ended jobs finished before `before` (their files long gone). */
     listFinishedBefore: (before: string) =>
       db.selectFrom('jobs').selectAll().where('finished_at', '<', before).execute(),
+
+    /** A user's kept results, newest first: what their disk allowance counts. */
+    listKeptResults: (userId: string) =>
+      db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('status', '=', 'done')
+        .where('result_file', 'is not', null)
+        .orderBy('finished_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+
+    /** The result's files are gone: the record stays, so a download answers 410, not 404. */
+    async expireResult(id: string) {
+      await db.updateTable('jobs').set({ result_file: null }).where('id', '=', id).execute();
+    },
 
     async remove(id: string) {
       await db.deleteFrom('jobs').where('id', '=', id).execute();

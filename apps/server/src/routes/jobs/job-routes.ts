@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { jobSchema } from '@refract/contracts';
 import { z } from 'zod';
@@ -70,7 +69,13 @@ export const jobRoutes =
     const result = {
       config: {
         access: 'userOrKey',
-        errors: ['not_found', 'job_not_finished', 'job_cancelled', 'processing_failed'],
+        errors: [
+          'not_found',
+          'job_not_finished',
+          'job_cancelled',
+          'processing_failed',
+          'result_expired',
+        ],
         produces: {
           contentTypes: ['audio/*', 'video/*'],
           description: 'The finished file, as an attachment',
@@ -83,9 +88,10 @@ export const jobRoutes =
       if (job.status === 'failed' || job.status === 'cancelled') throw jobError(job);
       if (job.status !== 'done')
         throw new AppError(409, 'job_not_finished', 'This job has not finished yet');
+      const file = await jobs.openResult(job);
       return reply
         .headers(downloadHeaders(job.result_content_type!, job.result_filename!))
-        .send(createReadStream(jobs.resultPath(job)));
+        .send(file);
     });
 
     app.delete(
@@ -94,6 +100,7 @@ export const jobRoutes =
         config: { access: 'userOrKey', errors: ['not_found'] },
         schema: { summary: 'Cancel a job', tags, params, response: { 200: jobSchema } },
       },
+      // A job that has ended (done included) is left as it is: the answer is its state.
       async (request) => {
         const job = await jobs.owned(request.user!, request.params.id);
         await jobs.cancel(job);

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
@@ -45,8 +44,8 @@ export function registerJobTool(
       // Checked by the route's querystring schema.
       const query = request.query as z.infer<typeof querySchema>;
       const user = request.user!;
-      await jobs.assertRoom(user);
-      const { id, dir } = await jobs.prepare();
+      // The job's slot is claimed (or refused) before a byte of the upload is read.
+      const { id, dir } = await jobs.open(user, tool.id);
       let queued = false;
       let status;
       try {
@@ -58,8 +57,6 @@ export function registerJobTool(
         const reservation = await services.quotas.reserve(user, service, 1);
         await jobs.submit({
           id,
-          user,
-          tool: tool.id,
           fields,
           service,
           reservation,
@@ -84,11 +81,11 @@ export function registerJobTool(
         return reply;
       }
       if (job.status !== 'done') {
-        // A job that did not finish was not charged.
-        reply.headers(quotaHeaders(givenBack(status)));
+        // A job that did not finish was not charged, unless stopped at its time limit.
+        reply.headers(quotaHeaders(job.charged ? status : givenBack(status)));
         throw jobError(job);
       }
-      const stream = createReadStream(jobs.resultPath(job));
+      const stream = await jobs.openResult(job);
       // Delivered once: the files and the record go when the response ends.
       reply.raw.once('close', () => {
         jobs.forget(job).catch((err: unknown) => request.log.warn({ err }, 'job cleanup failed'));

@@ -12,14 +12,15 @@ export function bullmqQueue(options: {
   name: string;
   /** 0: only add jobs here, never run them. */
   concurrency: number;
-  run(jobId: string): Promise<void>;
+  /** Runs the next job the database picks (fairly); each entry is one job's wake-up. */
+  run(): Promise<void>;
 }): JobQueue & { worker?: Worker } {
   // Workers block on Redis, which ioredis must not retry per request.
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(options.name, { connection });
   const worker =
     options.concurrency > 0
-      ? new Worker(options.name, (job) => options.run(String(job.data.jobId)), {
+      ? new Worker(options.name, () => options.run(), {
           connection,
           concurrency: options.concurrency,
           // A job whose worker died is not retried: its record is failed and its charge given back.

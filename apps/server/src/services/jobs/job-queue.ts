@@ -1,4 +1,7 @@
-/** Where job ids wait for a runner: in this process, or on Redis for any worker to take. */
+/**
+ * Wake-ups for runners, one per job: in this process, or on Redis for any worker to take. The
+ * runner then picks which job to run from the database, fairly between users (decision 005).
+ */
 export interface JobQueue {
   kind: 'local' | 'bullmq';
   add(jobId: string): Promise<void>;
@@ -7,17 +10,17 @@ export interface JobQueue {
 }
 
 /** The embedded queue: ids wait in memory and `concurrency` of them run at once. */
-export function localQueue(concurrency: number, run: (jobId: string) => Promise<void>): JobQueue {
+export function localQueue(concurrency: number, run: () => Promise<void>): JobQueue {
   const waiting: string[] = [];
   let running = 0;
   let closed = false;
 
   function next() {
     while (!closed && running < concurrency && waiting.length > 0) {
-      const id = waiting.shift()!;
+      waiting.shift();
       running++;
       // The runner records its own failures; nothing escapes to here.
-      void run(id).finally(() => {
+      void run().finally(() => {
         running--;
         next();
       });

@@ -9,6 +9,9 @@ import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
 import { jobDir, removeJobDir } from './job-files.js';
 
+/** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
+const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
+
 /** How often a running job records its progress and learns whether it was cancelled. */
 export const HEARTBEAT_MS = 500;
 
@@ -36,7 +39,7 @@ function toJobError(err: unknown, log: FastifyBaseLogger, id: string): JobError 
 }
 
 /**
- * Runs jobs by id, in whichever process took them from the queue: claims the record, runs the
+ * Runs jobs, in whichever process a queue entry woke: claims the next record fairly, runs the
  * tool with progress and cancellation, then settles the quota charge once, by whoever moved
  * the record to its end (the runner, a cancel, or a sweep).
  */
@@ -52,16 +55,41 @@ export function jobRunner(deps: {
   const { jobs, quotas, config, log } = deps;
   const running = new Map<string, AbortController>();
   const inFlight = new Set<Promise<void>>();
+  let closed = false;
 
-  function run(id: string): Promise<void> {
-    const work = runOnce(id);
+  /**
+   * Runs the next job, chosen fairly from the database (jobs-repository `claimNext`), not the
+   * one whose id woke us: a queue entry is only a wake-up, one per job, so every job is run.
+   */
+  function runNext(): Promise<void> {
+    if (closed) return Promise.resolve();
+    const work = claimAndRun();
     inFlight.add(work);
     return work.finally(() => inFlight.delete(work));
   }
 
-  async function runOnce(id: string): Promise<void> {
-    const job = await jobs.claim(id, now());
-    if (!job) return; // Cancelled while it waited.
+  async function claimAndRun(): Promise<void> {
+    const job = await jobs.claimNext(now());
+    if (job) await runClaimed(job);
+  }
+
+  /**
+   * Keeps the user's kept results, plus `room` bytes for one about to be kept, within
+   * RESULT_DISK_PER_USER: the newest stay, the oldest are expired (their download then
+   * answers 410 result_expired).
+   */
+  async function keepWithinAllowance(userId: string, room: number) {
+    let kept = room;
+    for (const result of await jobs.listKeptResults(userId)) {
+      kept += result.output_bytes ?? 0;
+      if (kept <= config.jobs.resultBytesPerUser) continue;
+      await removeJobDir(config.dataDir, result.id);
+      await jobs.expireResult(result.id);
+    }
+  }
+
+  async function runClaimed(job: JobRow): Promise<void> {
+    const id = job.id;
     const tool = TOOL_REGISTRY.find((t) => t.id === job.tool);
     const dir = jobDir(config.dataDir, id);
     const abort = new AbortController();
@@ -87,15 +115,27 @@ export function jobRunner(deps: {
         signal: abort.signal,
       });
       const bytes = (await stat(result.path)).size;
+      if (bytes > config.jobs.resultBytesPerUser)
+        throw new AppError(
+          413,
+          'file_too_large',
+          'The result is larger than the disk space kept for each user (RESULT_DISK_PER_USER)',
+        );
       const file = basename(result.path);
       const stored = { file, filename: result.filename, contentType: result.contentType, bytes };
-      if (await jobs.finishDone(id, stored, now())) await quotas.settle(chargeOf(job), 'confirm');
-      else await removeJobDir(config.dataDir, id);
+      // Room is made before the job shows as done, and checked again after, in case another
+      // of this user's jobs finished at the same moment.
+      await keepWithinAllowance(job.user_id, bytes);
+      if (await jobs.finishDone(id, stored, now())) {
+        await quotas.settle(chargeOf(job), 'confirm');
+        await keepWithinAllowance(job.user_id, 0);
+      } else await removeJobDir(config.dataDir, id);
     } catch (err) {
       if (!abort.signal.aborted) {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
-        if (await jobs.end(id, 'failed', now(), error))
-          await quotas.settle(chargeOf(job), 'release');
+        const charged = CHARGED_WHEN_STOPPED.has(error.code);
+        if (await jobs.end(id, 'failed', now(), error, charged))
+          await quotas.settle(chargeOf(job), charged ? 'confirm' : 'release');
       }
       await removeJobDir(config.dataDir, id);
     } finally {
@@ -106,13 +146,14 @@ export function jobRunner(deps: {
   }
 
   return {
-    run,
+    runNext,
     /** Stops a job running in this process at once (a cancel already recorded). */
     interrupt(id: string) {
       running.get(id)?.abort();
     },
     /** Shutting down: running jobs end as failed, uncharged, and their files go. */
     async close() {
+      closed = true;
       await Promise.all(
         [...running.keys()].map(async (id) => {
           const job = await jobs.find(id);

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Job, Service } from '@refract/contracts';
 import type { JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
@@ -14,10 +15,28 @@ import { chargeOf, INTERRUPTED, type JobRunner } from './job-runner.js';
 const SILENT_RUNNER_MS = 60_000;
 /** A job still waiting after this long was lost with its queue (Redis restarted without data). */
 const LOST_IN_QUEUE_MS = 6 * 60 * 60 * 1000;
+/** A slot whose upload has not become a job by then lost its process (uploads end by UPLOAD_TIMEOUT). */
+const RECEIVING_MARGIN_MS = 60_000;
+/** An ended job's record outlives its files by this much, so a late download answers 410. */
+const RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 200;
 const MAX_UNFINISHED_PER_USER = 5;
 
+/**
+ * The charging rule for work that does not finish: a job cancelled once it has reached
+ * CHARGE_AT_PROGRESS % or has run CHARGE_AFTER_MS is charged (it held a worker that long),
+ * and so is one stopped at the time limit (job-runner). Earlier cancels cost nothing.
+ */
+export const CHARGE_AT_PROGRESS = 50;
+export const CHARGE_AFTER_MS = 60_000;
+
 const CANCELLED = { status: 409, code: 'job_cancelled', message: 'This job was cancelled' };
+const CANCELLED_CHARGED = {
+  status: 409,
+  code: 'job_cancelled',
+  message:
+    'This job was cancelled after it had done most of its work, so its use was charged (see the charging rule in the API documentation).',
+};
 
 const now = () => new Date().toISOString();
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -29,7 +48,9 @@ export const hasEnded = (job: JobRow) => ENDED.has(job.status);
 export function describeJob(job: JobRow): Job {
   return {
     id: job.id,
-    status: job.status,
+    // A slot still receiving its upload is, to its owner, a job about to wait.
+    status: job.status === 'receiving' ? 'queued' : job.status,
+    charged: job.charged === 1,
     progress: job.progress,
     inputBytes: job.input_bytes,
     outputBytes: job.output_bytes,
@@ -63,12 +84,20 @@ function nextChange(changes: EventEmitter, id: string, signal?: AbortSignal) {
   });
 }
 
+/** Whether a job that is stopped now, unfinished, is charged: the rule above. */
+export function chargedWhenStopped(job: JobRow, at = Date.now()): boolean {
+  if (job.status !== 'running' || !job.started_at) return false;
+  return job.progress >= CHARGE_AT_PROGRESS || at - Date.parse(job.started_at) >= CHARGE_AFTER_MS;
+}
+
 export function jobService(deps: {
   jobs: JobsRepository;
   quotas: QuotaService;
   dataDir: string;
   queueLimit: number;
   resultTtlMs: number;
+  /** How long an upload may take (UPLOAD_TIMEOUT): a slot older than that lost its process. */
+  uploadTimeoutMs: number;
   queue: JobQueue;
   runner: JobRunner;
   /** Emits a job's id when this process changed it; other processes' changes are polled. */
@@ -76,74 +105,87 @@ export function jobService(deps: {
 }) {
   const { jobs, quotas, dataDir } = deps;
 
-  /** Ends an unfinished job without charging it; its files go at once. */
-  async function endUncharged(job: JobRow, status: 'failed' | 'cancelled') {
-    const error = status === 'failed' ? INTERRUPTED : CANCELLED;
-    if (await jobs.end(job.id, status, now(), error)) await quotas.settle(chargeOf(job), 'release');
+  /**
+   * Ends an unfinished job; its files go at once. A job that had already ended (done at that
+   * very moment) is left as it is, files and charge included.
+   */
+  async function stop(job: JobRow, status: 'failed' | 'cancelled', charged = false) {
+    const error = status === 'failed' ? INTERRUPTED : charged ? CANCELLED_CHARGED : CANCELLED;
+    if (!(await jobs.end(job.id, status, now(), error, charged))) return;
+    deps.runner.interrupt(job.id);
+    await quotas.settle(chargeOf(job), charged ? 'confirm' : 'release');
     await removeJobDir(dataDir, job.id);
     deps.changes.emit(job.id);
   }
 
   return {
     /**
-     * Refuses new work, before any upload is read, while the queue is full, or while this user
-     * already has MAX_UNFINISHED_PER_USER jobs under way (so one account cannot fill the queue).
+     * Claims a slot for a new job before any upload is read: refused while this user already
+     * has MAX_UNFINISHED_PER_USER jobs under way (so one account cannot fill the queue) or
+     * while JOB_QUEUE_LIMIT jobs wait. Check and claim are one step (jobs-repository).
      */
-    async assertRoom(user: UserRow) {
-      if ((await jobs.countUnfinished(user.id)) >= MAX_UNFINISHED_PER_USER)
+    async open(user: UserRow, tool: string) {
+      const id = randomUUID();
+      const limits = { perUser: MAX_UNFINISHED_PER_USER, queue: deps.queueLimit };
+      const claimed = await jobs.claimSlot(
+        { id, user_id: user.id, tool, created_at: now() },
+        limits,
+      );
+      if (claimed === 'user_limit')
         throw new AppError(
           429,
           'too_many_requests',
           `You already have ${MAX_UNFINISHED_PER_USER} files being processed. Wait for one to finish.`,
           { 'retry-after': '10' },
         );
-      if ((await jobs.countQueued()) >= deps.queueLimit)
+      if (claimed === 'queue_full')
         throw new AppError(503, 'server_busy', 'The server is busy. Please try again shortly.', {
           'retry-after': '30',
         });
+      try {
+        return { id, dir: await createJobDir(dataDir, id) };
+      } catch (err) {
+        await jobs.releaseSlot(id);
+        throw err;
+      }
     },
 
-    /** A directory for a new job's upload. */
-    async prepare() {
-      const id = randomUUID();
-      return { id, dir: await createJobDir(dataDir, id) };
+    /** Gives back a slot whose upload failed or was refused: its row and files go. */
+    async discard(id: string) {
+      await removeJobDir(dataDir, id);
+      await jobs.releaseSlot(id);
     },
-
-    discard: (id: string) => removeJobDir(dataDir, id),
 
     /**
-     * Records a job whose upload is in place and whose charge is held, then queues it. From
-     * here the job owns the charge: it is settled once, by whatever ends the job.
+     * Turns a claimed slot whose upload is in place and whose charge is held into a queued
+     * job, then wakes a runner. From here the job owns the charge: it is settled once, by
+     * whatever ends the job.
      */
     async submit(job: {
       id: string;
-      user: UserRow;
-      tool: string;
       fields: unknown;
       service: Service;
       reservation: Reservation;
       inputBytes: number;
     }) {
-      const record = {
-        id: job.id,
-        user_id: job.user.id,
-        tool: job.tool,
+      const admission = {
         fields: JSON.stringify(job.fields),
         service: job.service,
         period_start: job.reservation.periodStart,
         input_bytes: job.inputBytes,
-        created_at: now(),
       };
+      let admitted = false;
       try {
-        await jobs.create(record);
-      } catch (err) {
-        await job.reservation.release();
-        throw err;
+        admitted = await jobs.admit(job.id, admission, now());
+      } finally {
+        if (!admitted) await job.reservation.release();
       }
+      if (!admitted)
+        throw new AppError(503, 'server_busy', 'The server is busy. Please try again.');
       try {
         await deps.queue.add(job.id);
       } catch (err) {
-        await endUncharged((await jobs.find(job.id))!, 'failed');
+        await stop((await jobs.find(job.id))!, 'failed');
         throw err;
       }
     },
@@ -155,11 +197,15 @@ export function jobService(deps: {
       return job;
     },
 
-    /** Cancels a job that has not ended: ffmpeg is stopped, the files go, nothing is charged. */
+    /**
+     * Cancels a job that has not ended: ffmpeg is stopped and the files go. It is charged only
+     * under the charging rule (substantial work done); a job that has ended is left as it is.
+     */
     async cancel(job: JobRow) {
       if (hasEnded(job)) return;
-      deps.runner.interrupt(job.id);
-      await endUncharged(job, 'cancelled');
+      const current = await jobs.find(job.id);
+      if (!current || hasEnded(current)) return;
+      await stop(current, 'cancelled', chargedWhenStopped(current));
     },
 
     /** Calls `onChange` with the record whenever it changes, until it ends or `signal` aborts. */
@@ -177,7 +223,25 @@ export function jobService(deps: {
       return undefined;
     },
 
-    resultPath: (job: JobRow) => join(jobDir(dataDir, job.id), job.result_file!),
+    /**
+     * A done job's file, opened: 410 result_expired when it is gone (expired, evicted to keep
+     * the user's disk allowance, or missing on disk).
+     */
+    async openResult(job: JobRow) {
+      const expired = new AppError(
+        410,
+        'result_expired',
+        'This result is no longer kept. Run the job again.',
+      );
+      if (!job.result_file) throw expired;
+      try {
+        const file = await open(join(jobDir(dataDir, job.id), job.result_file));
+        return file.createReadStream();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw expired;
+        throw err;
+      }
+    },
 
     /** Removes a delivered result at once rather than at its expiry. */
     async forget(job: JobRow) {
@@ -186,14 +250,26 @@ export function jobService(deps: {
     },
 
     /**
-     * Housekeeping: results past RESULT_TTL are deleted, and jobs whose runner died (or whose
-     * queue lost them) end as failed, uncharged. `everyUnfinished` is for a restart of the
+     * Housekeeping: results past RESULT_TTL are deleted (their records a day later), slots
+     * whose upload never finished are given back, and jobs whose runner died (or whose queue
+     * lost them) end as failed, uncharged. `everyUnfinished` is for a restart of the
      * embedded queue, where every unfinished job was this process's own.
      */
     async sweep(options: { everyUnfinished?: boolean } = {}) {
-      for (const job of await jobs.listFinishedBefore(ago(deps.resultTtlMs))) {
+      for (const job of await jobs.listKeptBefore(ago(deps.resultTtlMs))) {
+        await removeJobDir(dataDir, job.id);
+        await jobs.expireResult(job.id);
+      }
+      for (const job of await jobs.listFinishedBefore(ago(deps.resultTtlMs + RECORD_KEPT_MS))) {
         await removeJobDir(dataDir, job.id);
         await jobs.remove(job.id);
+      }
+      const lostSlots = options.everyUnfinished
+        ? now()
+        : ago(deps.uploadTimeoutMs + RECEIVING_MARGIN_MS);
+      for (const slot of await jobs.listReceivingBefore(lostSlots)) {
+        await removeJobDir(dataDir, slot.id);
+        await jobs.releaseSlot(slot.id);
       }
       const silentSince = options.everyUnfinished ? now() : ago(SILENT_RUNNER_MS);
       for (const job of await jobs.listSilent(silentSince)) {
@@ -201,7 +277,7 @@ export function jobService(deps: {
           options.everyUnfinished ||
           job.status === 'running' ||
           job.created_at < ago(LOST_IN_QUEUE_MS);
-        if (lost) await endUncharged(job, 'failed');
+        if (lost) await stop(job, 'failed');
       }
     },
   };

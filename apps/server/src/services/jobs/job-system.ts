@@ -35,15 +35,16 @@ export async function startJobSystem(
         redisUrl: config.redisUrl,
         name: queueName,
         concurrency: workers,
-        run: runner.run,
+        run: runner.runNext,
       })
-    : localQueue(workers, runner.run);
+    : localQueue(workers, runner.runNext);
   const service = jobService({
     jobs,
     quotas,
     dataDir: config.dataDir,
     queueLimit: config.jobs.queueLimit,
     resultTtlMs: config.jobs.resultTtlMs,
+    uploadTimeoutMs: config.uploadTimeouts.totalMs,
     queue,
     runner,
     changes,

@@ -9,33 +9,20 @@ import { jobsRepository } from '../../db/repositories/jobs-repository.js';
 import { usageRepository } from '../../db/repositories/usage-repository.js';
 import { bearer, registerUser } from '../../test/accounts.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
-import * as media from '../../test/media-fixtures.js';
+import {
+  ffmpegFor,
+  longVideo,
+  runningJob,
+  status,
+  submit,
+  until,
+  used,
+  wav,
+} from '../../test/jobs.js';
 import { leftIn, multipart, postForm } from '../../test/multipart.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue, redisUrl } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-
-const wav = media.sineWav(2);
-/** Long enough to still be running when a test cancels it. */
-const longVideo = hasFfmpeg ? media.testVideo(30, '640x480') : Buffer.alloc(0);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string) {
-  for (let i = 0; i < 300; i++) {
-    const value = await check();
-    if (value) return value;
-    await sleep(100);
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
-
-/** Command lines of running ffmpeg processes that work on this job's files. */
-const ffmpegFor = (jobId: string) =>
-  execFileSync('ps', ['-eo', 'args'])
-    .toString()
-    .split('\n')
-    .filter((line) => line.includes('ffmpeg') && line.includes(jobId));
 
 describeEachQueue('audio and video jobs', (queueEnv) => {
   const apps: TestApp[] = [];
@@ -50,30 +37,7 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     return { t, user, token: user.token };
   }
 
-  function submit(t: TestApp, token: string, content: Buffer, format = 'mp3', async = true) {
-    const video = format === 'webm';
-    const path = video ? '/api/video/convert-video' : '/api/audio/convertaudio';
-    return postForm(t.app, `${path}${async ? '?async=1' : ''}`, {
-      token,
-      fields: { format },
-      file: { field: video ? 'video' : 'audio', content },
-    });
-  }
-
-  const status = (t: TestApp, token: string, id: string) =>
-    t.app.inject({ url: `/api/jobs/${id}`, headers: bearer(token) });
   const jobDir = (t: TestApp, id: string) => join(t.database.options.dataDir, 'jobs', id);
-  const used = async (t: TestApp, token: string) =>
-    (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json().imagesProcessed;
-
-  async function runningJob(t: TestApp, token: string) {
-    const res = await submit(t, token, longVideo, 'webm');
-    expect(res.statusCode, res.body).toBe(202);
-    const { jobId } = res.json();
-    await until(async () => (await status(t, token, jobId)).json().status === 'running', 'running');
-    await until(() => ffmpegFor(jobId).length > 0, 'ffmpeg to start');
-    return jobId as string;
-  }
 
   it.skipIf(!hasFfmpeg)('runs an async job: 202, live events, status, then the file', async () => {
     const { t, token } = await start();
@@ -247,13 +211,15 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     },
   );
 
-  it.skipIf(!hasFfmpeg)('deletes results after RESULT_TTL', async () => {
+  it.skipIf(!hasFfmpeg)('deletes results after RESULT_TTL, then answers 410', async () => {
     const { t, token } = await start({ RESULT_TTL: '1' });
     const { jobId } = (await submit(t, token, wav)).json();
     await until(async () => (await status(t, token, jobId)).json().status === 'done', 'done');
     expect(existsSync(jobDir(t, jobId))).toBe(true);
-    await until(async () => (await status(t, token, jobId)).statusCode === 404, 'expiry');
-    expect(existsSync(jobDir(t, jobId))).toBe(false);
+    await until(() => !existsSync(jobDir(t, jobId)), 'expiry');
+    const gone = await t.app.inject({ url: `/api/jobs/${jobId}/result`, headers: bearer(token) });
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json()).toMatchObject({ code: 'result_expired' });
   });
 
   it('fails interrupted jobs on restart, uncharged, and removes their files', async () => {
@@ -263,16 +229,10 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     ).json().periodStart;
     const jobs = jobsRepository(t.database.db);
     const minutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
-    await jobs.create({
-      id: 'interrupted-job',
-      user_id: user.user._id,
-      tool: 'convertAudio',
-      fields: '{"format":"mp3"}',
-      service: 'convert-audio',
-      period_start: periodStart,
-      input_bytes: 10,
-      created_at: minutesAgo,
-    });
+    const slot = { id: 'interrupted-job', user_id: user.user._id, tool: 'convertAudio' };
+    await jobs.claimSlot({ ...slot, created_at: minutesAgo }, { perUser: 5, queue: 20 });
+    const admission = { fields: '{"format":"mp3"}', service: 'convert-audio', input_bytes: 10 };
+    await jobs.admit('interrupted-job', { ...admission, period_start: periodStart }, minutesAgo);
     await jobs.claim('interrupted-job', minutesAgo);
     await usageRepository(t.database.db).tryIncrement(
       user.user._id,

@@ -120,7 +120,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
       </Group>
       {run.phase === 'cancelled' && (
         <Text size="sm" role="status">
-          {t('media.cancelled')}
+          {t(run.cancelledCharged ? 'media.cancelledCharged' : 'media.cancelled')}
         </Text>
       )}
       {run.result && file && <ResultAlert result={run.result} before={file.size} />}

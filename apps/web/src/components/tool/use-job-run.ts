@@ -18,6 +18,8 @@ export function useJobRun(path: string) {
   const [job, setJob] = useState<Job | null>(null);
   const [result, setResult] = useState<ToolResult | null>(null);
   const [error, setError] = useState<unknown>(null);
+  /** The job was cancelled after substantial work, so its use counts (the server's rule). */
+  const [cancelledCharged, setCancelledCharged] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const cancelledRef = useRef(false);
   const uploadedRef = useRef(false);
@@ -36,6 +38,7 @@ export function useJobRun(path: string) {
     setJob(null);
     setResult(null);
     setError(null);
+    setCancelledCharged(false);
   }, []);
 
   useEffect(() => reset, [reset]);
@@ -98,6 +101,7 @@ export function useJobRun(path: string) {
     }
     const job = await cancelJob(id).catch(() => null);
     if (job?.status === 'done') return;
+    setCancelledCharged(job?.charged === true);
     abortRef.current?.abort();
     setPhase('cancelled');
   }, []);
@@ -107,6 +111,7 @@ export function useJobRun(path: string) {
     upload,
     progress: job?.progress ?? 0,
     job,
+    cancelledCharged,
     result,
     error,
     run,

@@ -1,0 +1,196 @@
+import { EventEmitter } from 'node:events';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { jobsRepository, type JobRow } from '../../db/repositories/jobs-repository.js';
+import { plansRepository } from '../../db/repositories/plans-repository.js';
+import { subscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
+import { usageRepository } from '../../db/repositories/usage-repository.js';
+import { registerUser } from '../../test/accounts.js';
+import { hasFfmpeg } from '../../test/image-fixtures.js';
+import {
+  cancel,
+  ended,
+  jobDir,
+  result,
+  runningJob,
+  status,
+  submit,
+  until,
+  used,
+  wav,
+} from '../../test/jobs.js';
+import { subscribe } from '../../test/plans.js';
+import { describeEachQueue } from '../../test/queues.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { quotaService } from '../quota-service.js';
+import type { JobRunner } from './job-runner.js';
+import { CHARGE_AFTER_MS, chargedWhenStopped, jobService } from './job-service.js';
+
+/** Issue #18: fair turns between users, the charging rule for stopped work, kept results. */
+describeEachQueue('job fairness, charging and results', (queueEnv) => {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    while (apps.length) await apps.pop()!.close();
+  });
+
+  async function start(env: Record<string, string> = {}) {
+    const t = await createTestApp('sqlite', { env: { ...queueEnv, ...env } });
+    apps.push(t);
+    const user = await registerUser(t.app);
+    await subscribe(t.database.db, user.user._id, 'business');
+    return { t, token: user.token };
+  }
+
+  const row = (t: TestApp, id: string) => jobsRepository(t.database.db).find(id);
+
+  it.skipIf(!hasFfmpeg)(
+    "runs another user's job before one user's queued backlog (WORKERS=1)",
+    async () => {
+      const { t, token } = await start({ WORKERS: '1' });
+      const first = await runningJob(t, token);
+      const backlog: string[] = [];
+      for (let i = 0; i < 4; i++) backlog.push((await submit(t, token, wav)).json().jobId);
+      const other = await registerUser(t.app);
+      const theirs = (await submit(t, other.token, wav)).json().jobId as string;
+      // The worker frees up: the user it has not served yet goes first.
+      await cancel(t, token, first);
+      for (const id of backlog) expect((await ended(t, token, id)).status).toBe('done');
+      expect((await ended(t, other.token, theirs)).status).toBe('done');
+      const startOf = async (id: string) => (await row(t, id))!.started_at!;
+      const theirStart = await startOf(theirs);
+      for (const id of backlog) expect(theirStart < (await startOf(id))).toBe(true);
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)(
+    'charges a job cancelled after substantial work, and says so in its state',
+    async () => {
+      const { t, token } = await start();
+      const id = await runningJob(t, token);
+      // As if it had run past the rule's minute (progress would need a slower encode to wait for).
+      const longAgo = new Date(Date.now() - CHARGE_AFTER_MS - 1000).toISOString();
+      await t.database.db
+        .updateTable('jobs')
+        .set({ started_at: longAgo })
+        .where('id', '=', id)
+        .execute();
+      const res = await cancel(t, token, id);
+      expect(res.json()).toMatchObject({ status: 'cancelled', charged: true });
+      expect(res.json().error.message).toMatch(/charged/);
+      expect(await used(t, token)).toBe(1);
+      await until(() => !existsSync(jobDir(t, id)), 'its files to go');
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)('does not charge a job cancelled early', async () => {
+    const { t, token } = await start();
+    const id = await runningJob(t, token);
+    const res = await cancel(t, token, id);
+    expect(res.json()).toMatchObject({ status: 'cancelled', charged: false });
+    expect(await used(t, token)).toBe(0);
+  });
+
+  it('charges by progress (50 %) or running time (a minute), only for running jobs', () => {
+    const at = Date.parse('2026-11-23T12:00:00.000Z');
+    const job = (over: Partial<JobRow>) =>
+      ({
+        status: 'running',
+        progress: 0,
+        started_at: new Date(at - 1000).toISOString(),
+        ...over,
+      }) as JobRow;
+    expect(chargedWhenStopped(job({ progress: 49 }), at)).toBe(false);
+    expect(chargedWhenStopped(job({ progress: 50 }), at)).toBe(true);
+    const early = new Date(at - CHARGE_AFTER_MS + 1000).toISOString();
+    const late = new Date(at - CHARGE_AFTER_MS).toISOString();
+    expect(chargedWhenStopped(job({ started_at: early }), at)).toBe(false);
+    expect(chargedWhenStopped(job({ started_at: late }), at)).toBe(true);
+    expect(chargedWhenStopped(job({ status: 'queued', progress: 80 }), at)).toBe(false);
+  });
+
+  it.skipIf(!hasFfmpeg)(
+    'keeps the result of a job cancelled at the moment it completes',
+    async () => {
+      const { t, token } = await start();
+      const { jobId } = (await submit(t, token, wav)).json();
+      expect((await ended(t, token, jobId)).status).toBe('done');
+      // A cancel that read the job just before it finished (the route reads, then cancels).
+      const db = t.database.db;
+      const service = jobService({
+        jobs: jobsRepository(db),
+        quotas: quotaService(plansRepository(db), subscriptionsRepository(db), usageRepository(db)),
+        dataDir: t.database.options.dataDir,
+        queueLimit: 20,
+        resultTtlMs: 3_600_000,
+        uploadTimeoutMs: 600_000,
+        queue: { kind: 'local', add: async () => {}, close: async () => {} },
+        runner: { interrupt() {} } as unknown as JobRunner,
+        changes: new EventEmitter(),
+      });
+      await service.cancel({ ...(await row(t, jobId))!, status: 'running' });
+      expect((await status(t, token, jobId)).json()).toMatchObject({
+        status: 'done',
+        charged: true,
+      });
+      expect((await result(t, token, jobId)).statusCode).toBe(200);
+      expect(await used(t, token)).toBe(1);
+      // And through the API: a cancel of a done job answers its state and changes nothing.
+      const res = await cancel(t, token, jobId);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'done', charged: true });
+      expect((await result(t, token, jobId)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)('answers 410 result_expired when a result file is missing', async () => {
+    const { t, token } = await start();
+    const { jobId } = (await submit(t, token, wav)).json();
+    expect((await ended(t, token, jobId)).status).toBe('done');
+    const { result_file } = (await row(t, jobId))!;
+    rmSync(join(jobDir(t, jobId), result_file!));
+    const res = await result(t, token, jobId);
+    expect(res.statusCode).toBe(410);
+    expect(res.json()).toEqual({
+      error: expect.any(String),
+      code: 'result_expired',
+    });
+  });
+
+  it.skipIf(!hasFfmpeg)(
+    "keeps a user's results within RESULT_DISK_PER_USER, evicting the oldest",
+    async () => {
+      // 0.1 MB: room for two or three 2-second MP3s, not four.
+      const { t, token } = await start({ RESULT_DISK_PER_USER: '0.1', WORKERS: '1' });
+      const other = await registerUser(t.app);
+      const theirs = (await submit(t, other.token, wav)).json().jobId as string;
+      await ended(t, other.token, theirs);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const { jobId } = (await submit(t, token, wav)).json();
+        expect((await ended(t, token, jobId)).status).toBe('done');
+        ids.push(jobId);
+      }
+      const answers = await Promise.all(ids.map((id) => result(t, token, id)));
+      expect(answers[0]!.statusCode).toBe(410);
+      expect(answers[0]!.json().code).toBe('result_expired');
+      expect(answers[3]!.statusCode).toBe(200);
+      const kept = answers.filter((a) => a.statusCode === 200);
+      const keptBytes = kept.reduce((sum, a) => sum + a.rawPayload.length, 0);
+      expect(keptBytes).toBeLessThanOrEqual(0.1 * 1024 * 1024);
+      expect(existsSync(jobDir(t, ids[0]!))).toBe(false);
+      // Another user's results are theirs to keep.
+      expect((await result(t, other.token, theirs)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)('fails a result larger than the whole allowance, uncharged', async () => {
+    const { t, token } = await start({ RESULT_DISK_PER_USER: '0.001' });
+    const { jobId } = (await submit(t, token, wav)).json();
+    const job = await ended(t, token, jobId);
+    expect(job).toMatchObject({ status: 'failed', charged: false });
+    expect(job.error.code).toBe('file_too_large');
+    expect(await used(t, token)).toBe(0);
+    await until(() => !existsSync(jobDir(t, jobId)), 'its files to go');
+  });
+});

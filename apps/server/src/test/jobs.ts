@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { bearer } from './accounts.js';
+import { hasFfmpeg } from './image-fixtures.js';
+import * as media from './media-fixtures.js';
+import { postForm } from './multipart.js';
+import type { TestApp } from './test-app.js';
+
+/** Helpers for the audio and video job tests. */
+export const wav = hasFfmpeg ? media.sineWav(2) : Buffer.alloc(0);
+/** Long enough to still be running when a test cancels it. */
+export const longVideo = hasFfmpeg ? media.testVideo(30, '640x480') : Buffer.alloc(0);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 100 ms until it gives a value; fails after 30 s. */
+export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string) {
+  for (let i = 0; i < 300; i++) {
+    const value = await check();
+    if (value) return value;
+    await sleep(100);
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** Command lines of running ffmpeg processes that work on this job's files. */
+export const ffmpegFor = (jobId: string) =>
+  execFileSync('ps', ['-eo', 'args'])
+    .toString()
+    .split('\n')
+    .filter((line) => line.includes('ffmpeg') && line.includes(jobId));
+
+export function submit(t: TestApp, token: string, content: Buffer, format = 'mp3', async = true) {
+  const video = format === 'webm';
+  const path = video ? '/api/video/convert-video' : '/api/audio/convertaudio';
+  return postForm(t.app, `${path}${async ? '?async=1' : ''}`, {
+    token,
+    fields: { format },
+    file: { field: video ? 'video' : 'audio', content },
+  });
+}
+
+export const status = (t: TestApp, token: string, id: string) =>
+  t.app.inject({ url: `/api/jobs/${id}`, headers: bearer(token) });
+export const result = (t: TestApp, token: string, id: string) =>
+  t.app.inject({ url: `/api/jobs/${id}/result`, headers: bearer(token) });
+export const cancel = (t: TestApp, token: string, id: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/jobs/${id}`, headers: bearer(token) });
+export const jobDir = (t: TestApp, id: string) => join(t.database.options.dataDir, 'jobs', id);
+/** Uses counted (held or confirmed) this period, every service. */
+export const used = async (t: TestApp, token: string) =>
+  (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json().imagesProcessed;
+
+export async function ended(t: TestApp, token: string, id: string) {
+  return until(async () => {
+    const job = (await status(t, token, id)).json();
+    return ['done', 'failed', 'cancelled'].includes(job.status) ? job : undefined;
+  }, `job ${id} to end`);
+}
+
+/** Starts a long video job and waits until its ffmpeg runs. */
+export async function runningJob(t: TestApp, token: string) {
+  const res = await submit(t, token, longVideo, 'webm');
+  expect(res.statusCode, res.body).toBe(202);
+  const { jobId } = res.json();
+  await until(async () => (await status(t, token, jobId)).json().status === 'running', 'running');
+  await until(() => ffmpegFor(jobId).length > 0, 'ffmpeg to start');
+  return jobId as string;
+}
