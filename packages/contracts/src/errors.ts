@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   'invalid_api_key',
   'api_key_limit_reached',
   'upload_timeout',
+  'media_too_large',
+  'output_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

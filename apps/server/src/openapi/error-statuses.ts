@@ -51,4 +51,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   api_key_limit_reached: 409,
   upload_timeout: 408,
+  media_too_large: 422,
+  output_too_large: 422,
 };
