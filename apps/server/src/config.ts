@@ -72,6 +72,13 @@ const envSchema = z.object({
   JOB_QUEUE_LIMIT: wholeNumber.default(20),
   // Seconds a finished job's result is kept for download.
   RESULT_TTL: wholeNumber.min(1, 'must be at least 1').default(3600),
+  // Audio and video bombs (docs/security.md). A job whose output would pass MEDIA_MAX_OUTPUT_MB is
+  // refused before it starts, and stopped if it gets there while writing: 2048 is 20 times the
+  // 100 MB upload limit, three hours of CD-quality WAV. Frames above MEDIA_MAX_PIXELS (4096×2304,
+  // DCI 4K and 16:9 4K) and files longer than MEDIA_MAX_DURATION seconds (10 hours) are refused.
+  MEDIA_MAX_OUTPUT_MB: wholeNumber.min(1, 'must be at least 1').default(2048),
+  MEDIA_MAX_PIXELS: wholeNumber.min(1, 'must be at least 1').default(4096 * 2304),
+  MEDIA_MAX_DURATION: wholeNumber.min(1, 'must be at least 1').default(36_000),
   // The BullMQ queue's name, so several installations can share one Redis.
   QUEUE_NAME: z
     .string()
@@ -148,6 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       queueLimit: e.JOB_QUEUE_LIMIT,
       resultTtlMs: e.RESULT_TTL * 1000,
       queueName: e.QUEUE_NAME,
+    },
+    media: {
+      maxOutputBytes: e.MEDIA_MAX_OUTPUT_MB * 1024 * 1024,
+      maxPixels: e.MEDIA_MAX_PIXELS,
+      maxDurationSeconds: e.MEDIA_MAX_DURATION,
     },
   };
 }
