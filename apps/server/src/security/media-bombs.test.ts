@@ -21,6 +21,7 @@ const fixtures = hasFfmpeg
         huge,
         growing: media.growingFramesTs(huge),
         noisy: media.noisyVideo(2),
+        coveredMp3: media.mp3WithLargeCover(),
       };
     })()
   : undefined;
@@ -70,6 +71,18 @@ describe.skipIf(!hasFfmpeg)('audio and video bombs', () => {
 
     it('refuses a file that declares more hours than the duration limit', async () => {
       await expectRefused(AUDIO, fixtures!.elevenHours, { format: 'mp3' }, 'media_too_large');
+    });
+
+    it('still converts an mp3 whose cover image is over the pixel limit', async () => {
+      const { token } = await registerUser(t.app);
+      for (const format of ['wav', 'mp3']) {
+        const res = await postForm(t.app, AUDIO[0], {
+          token,
+          fields: { format },
+          file: { field: AUDIO[1], content: fixtures!.coveredMp3 },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
     });
 
     it('stops a stream whose frames grow past the pixel limit after the probe', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -127,3 +127,21 @@ export const noisyVideo = (seconds = 2) =>
     ...['-vf', 'noise=alls=100:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35'],
     ...['-pix_fmt', 'yuv420p'],
   ]);
+
+/** A real shape: an mp3 whose cover image (5000×5000 JPEG) is over the video pixel limit. */
+export const mp3WithLargeCover = () => {
+  const cover = generate('jpg', [
+    ...['-f', 'lavfi', '-i', 'color=red:size=5000x5000', '-frames:v', '1'],
+  ]);
+  const dir = mkdtempSync(join(tmpdir(), 'refract-media-'));
+  try {
+    writeFileSync(join(dir, 'cover.jpg'), cover);
+    return generate('mp3', [
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-i', join(dir, 'cover.jpg')],
+      ...['-map', '0', '-map', '1', '-c:a', 'libmp3lame', '-c:v', 'copy'],
+      ...['-disposition:v', 'attached_pic'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

@@ -82,10 +82,9 @@ class FramesTooLarge extends Error {}
 function ffprobeJson(ffprobePath: string, path: string, maxPixels: number): Promise<string> {
   const args = [
     ...['-v', 'error', '-protocol_whitelist', 'file', '-max_pixels', String(maxPixels)],
-    ...[
-      '-show_entries',
-      'format=format_name,duration:stream=codec_type,duration,width,height,sample_rate,channels',
-    ],
+    '-show_entries',
+    'format=format_name,duration:stream=codec_type,duration,width,height,sample_rate,channels' +
+      ':stream_disposition=attached_pic',
     ...['-of', 'json', path],
   ];
   return new Promise((resolve, reject) => {
@@ -108,6 +107,7 @@ interface ProbeStream {
   height?: number;
   sample_rate?: string;
   channels?: number;
+  disposition?: { attached_pic?: number };
 }
 
 interface ProbeOutput {
@@ -119,12 +119,14 @@ const tooLarge = (message: string) => new AppError(422, 'media_too_large', messa
 
 /**
  * Frame-size and duration bombs: ten 8192×8192 H.264 frames (198 KB) take ffmpeg to 5 GB, and
- * a few KB of silence can declare hours. Every picture track counts (a cover image too), and
- * the longest duration declared anywhere. ffmpeg's own `-max_pixels` (transcode.ts) holds a
+ * a few KB of silence can declare hours. Every picture track counts but a cover image, and the
+ * longest duration declared anywhere. ffmpeg's own `-max_pixels` (transcode.ts) holds a
  * stream that grows after its first frames.
  */
 function checkLimits(output: ProbeOutput, limits: MediaLimits) {
   for (const s of output.streams ?? []) {
+    // A cover image is one still, never decoded for a sound target (transcode.ts).
+    if (s.disposition?.attached_pic) continue;
     const pixels = (s.width ?? 0) * (s.height ?? 0);
     if (s.codec_type === 'video' && pixels > limits.maxPixels)
       throw tooLarge(

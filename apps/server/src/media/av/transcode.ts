@@ -59,11 +59,19 @@ export async function transcode(job: Transcode): Promise<void> {
   await runFfmpeg(job.ffmpegPath, [...input, ...streams, ...codecArgs, ...output], {
     ...job,
     durationSeconds: probe.durationSeconds,
-    failOn: {
-      pattern: PIXELS_REFUSED,
-      error: () =>
-        new AppError(422, 'media_too_large', `This video has frames over ${maxPixels} pixels`),
-    },
+    // Only a picture target: probing a sound file's cover image logs the same words, harmlessly.
+    failOn:
+      target.kind === 'video'
+        ? {
+            pattern: PIXELS_REFUSED,
+            error: () =>
+              new AppError(
+                422,
+                'media_too_large',
+                `This video has frames over ${maxPixels} pixels`,
+              ),
+          }
+        : undefined,
   });
   if ((await stat(job.output)).size >= maxOutputBytes) throw outputTooLarge();
 }
