@@ -440,6 +440,58 @@ export const DEFENCES = [
     edits: [[`${S}media/av/probe.ts`, 'READABLE_DEMUXERS.has(', 'true || READABLE_DEMUXERS.has(']],
     test: [security('media'), 'allow-list'],
   },
+  {
+    defence: 'media: frame-size limit at probe',
+    edits: [
+      [`${S}media/av/probe.ts`, "s.codec_type === 'video' && pixels > limits.maxPixels", 'false'],
+      [`${S}media/av/probe.ts`, ", '-max_pixels', String(maxPixels)]", ']'],
+    ],
+    test: [security('media-bombs'), 'H.264 clip'],
+  },
+  {
+    defence: 'media: ffmpeg held to the pixel limit while decoding',
+    edits: [[`${S}media/av/transcode.ts`, "'-max_pixels', String(maxPixels), ", '']],
+    test: [security('media-bombs'), 'frames grow past'],
+  },
+  {
+    defence: 'media: duration limit at probe',
+    edits: [[`${S}media/av/probe.ts`, 'if (longest > limits.maxDurationSeconds)', 'if (false)']],
+    test: [security('media-bombs'), 'more hours than'],
+  },
+  {
+    defence: 'media: output estimated before a job is queued',
+    edits: [
+      [
+        `${S}tools/media-tool.ts`,
+        'checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);',
+        'void codecArgs;',
+      ],
+    ],
+    test: [security('media-bombs'), 'PCM output would pass|exact size passes'],
+  },
+  {
+    defence: 'media: output byte limit while writing',
+    edits: [
+      [`${S}media/av/transcode.ts`, "'-fs', String(maxOutputBytes), ", ''],
+      [
+        `${S}media/av/transcode.ts`,
+        'if ((await stat(job.output)).size >= maxOutputBytes) throw outputTooLarge();',
+        '',
+      ],
+    ],
+    test: [security('media-bombs'), 'byte limit while writing'],
+  },
+  {
+    defence: 'media: a result cut off at the limit is never delivered',
+    edits: [
+      [
+        `${S}media/av/transcode.ts`,
+        'if ((await stat(job.output)).size >= maxOutputBytes) throw outputTooLarge();',
+        '',
+      ],
+    ],
+    test: [security('media-bombs'), 'byte limit while writing'],
+  },
   // Webhooks
   {
     defence: 'webhook signature verified',

@@ -77,6 +77,13 @@ const envSchema = z.object({
     .number({ message: 'must be a number of megabytes' })
     .positive('must be a number of megabytes above 0')
     .default(500),
+  // Audio and video bombs (docs/security.md). A job whose output would pass MEDIA_MAX_OUTPUT_MB is
+  // refused before it starts, and stopped if it gets there while writing: 2048 is 20 times the
+  // 100 MB upload limit, three hours of CD-quality WAV. Frames above MEDIA_MAX_PIXELS (4096×2304,
+  // DCI 4K and 16:9 4K) and files longer than MEDIA_MAX_DURATION seconds (10 hours) are refused.
+  MEDIA_MAX_OUTPUT_MB: wholeNumber.min(1, 'must be at least 1').default(2048),
+  MEDIA_MAX_PIXELS: wholeNumber.min(1, 'must be at least 1').default(4096 * 2304),
+  MEDIA_MAX_DURATION: wholeNumber.min(1, 'must be at least 1').default(36_000),
   // The BullMQ queue's name, so several installations can share one Redis.
   QUEUE_NAME: z
     .string()
@@ -154,6 +161,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       resultTtlMs: e.RESULT_TTL * 1000,
       resultBytesPerUser: Math.floor(e.RESULT_DISK_PER_USER * 1024 * 1024),
       queueName: e.QUEUE_NAME,
+    },
+    media: {
+      maxOutputBytes: e.MEDIA_MAX_OUTPUT_MB * 1024 * 1024,
+      maxPixels: e.MEDIA_MAX_PIXELS,
+      maxDurationSeconds: e.MEDIA_MAX_DURATION,
     },
   };
 }

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   'api_key_limit_reached',
   'upload_timeout',
   'result_expired',
+  'media_too_large',
+  'output_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -53,4 +53,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   api_key_limit_reached: 409,
   upload_timeout: 408,
   result_expired: 410,
+  media_too_large: 422,
+  output_too_large: 422,
 };

@@ -42,6 +42,8 @@ export const MEDIA_TOOL_ERRORS: readonly ErrorCode[] = [
   'payload_too_large',
   'unsupported_media_type',
   'unsupported_output_format',
+  'media_too_large',
+  'output_too_large',
   'quota_exceeded',
   'too_many_requests',
   'server_busy',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -88,3 +88,60 @@ export function probeFile(path: string, inputArgs: string[] = []): Probed[] {
     formatName: json.format.format_name,
   }));
 }
+
+/**
+ * Silence in FLAC at 1 kHz mono in FLAC's largest frames: hours in a few KB, made in well under
+ * a second (4 hours: 7 KB), the shape of the reported PCM bomb.
+ */
+export const silentFlac = (seconds: number) =>
+  generate('flac', [
+    ...['-f', 'lavfi', '-i', 'anullsrc=r=1000:cl=mono:nb_samples=65535', '-t', String(seconds)],
+    ...['-c:a', 'flac', '-frame_size', '65535'],
+  ]);
+
+/** Ten black 8192×8192 H.264 frames in MPEG-TS starting at `offset` s: about 200 KB. */
+export const hugeFramesTs = (offset = 0) =>
+  generate('ts', [
+    ...['-f', 'lavfi', '-i', 'color=black:size=8192x8192:rate=10:duration=1'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-threads', '1'],
+    ...['-pix_fmt', 'yuv420p', '-output_ts_offset', String(offset), '-f', 'mpegts'],
+  ]);
+
+/** A second of 160×120 H.264, then the 8192×8192 frames: ffprobe reports only the first size. */
+export const growingFramesTs = (huge = hugeFramesTs(1)) =>
+  Buffer.concat([
+    generate('ts', [
+      ...['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mpegts'],
+    ]),
+    huge,
+  ]);
+
+/**
+ * Noise in H.264 at CRF 35 (about 1 MB for 2 s), which our AVI target (MPEG-4 part 2) writes
+ * several times larger, while the output estimate counts only its sound (output-size.ts).
+ */
+export const noisyVideo = (seconds = 2) =>
+  generate('mp4', [
+    ...['-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`],
+    ...['-vf', 'noise=alls=100:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '35'],
+    ...['-pix_fmt', 'yuv420p'],
+  ]);
+
+/** A real shape: an mp3 whose cover image (5000×5000 JPEG) is over the video pixel limit. */
+export const mp3WithLargeCover = () => {
+  const cover = generate('jpg', [
+    ...['-f', 'lavfi', '-i', 'color=red:size=5000x5000', '-frames:v', '1'],
+  ]);
+  const dir = mkdtempSync(join(tmpdir(), 'refract-media-'));
+  try {
+    writeFileSync(join(dir, 'cover.jpg'), cover);
+    return generate('mp3', [
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-i', join(dir, 'cover.jpg')],
+      ...['-map', '0', '-map', '1', '-c:a', 'libmp3lame', '-c:v', 'copy'],
+      ...['-disposition:v', 'attached_pic'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

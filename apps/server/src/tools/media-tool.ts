@@ -2,9 +2,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { toolById, type MediaFormat, type Service, type ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
+import type { Config } from '../config.js';
 import { AppError } from '../lib/app-error.js';
 import { ffmpegEncoders } from '../media/av/encoders.js';
 import { mediaOutput, type MediaOutput } from '../media/av/media-formats.js';
+import { checkOutputEstimate } from '../media/av/output-size.js';
 import { probeMedia, type MediaProbe } from '../media/av/probe.js';
 import { transcode } from '../media/av/transcode.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -34,9 +36,11 @@ const JOB_TIME_LIMIT_MS = 15 * 60 * 1000;
  */
 const probeFile = (input: string) => join(dirname(input), 'probe.json');
 
-async function probeOf(input: string, ffprobePath: string): Promise<MediaProbe> {
+async function probeOf(input: string, config: Config): Promise<MediaProbe> {
   const kept = await readFile(probeFile(input), 'utf8').catch(() => undefined);
-  return kept ? (JSON.parse(kept) as MediaProbe) : probeMedia(ffprobePath, input);
+  return kept
+    ? (JSON.parse(kept) as MediaProbe)
+    : probeMedia(config.engines.ffprobe, input, config.media);
 }
 
 /** An audio or video tool: probed before it is queued, run as a job on ffmpeg. */
@@ -65,10 +69,14 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
         );
     },
     async inspect(input, fields, config) {
-      const probe = await probeMedia(config.engines.ffprobe, input);
+      const probe = await probeMedia(config.engines.ffprobe, input, config.media);
+      const target = mediaOutput(spec.target(fields));
       // Refuse a video target for a file without pictures now, not after it has been queued.
-      if (mediaOutput(spec.target(fields)).kind === 'video' && !probe.hasVideo)
+      if (target.kind === 'video' && !probe.hasVideo)
         throw new AppError(415, 'unsupported_media_type', 'This file has no video track');
+      // An output bomb (KBs of FLAC silence as GBs of WAV) is refused before anything is held.
+      const codecArgs = spec.compress?.(fields) ?? target.codecArgs;
+      checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);
       await writeFile(probeFile(input), JSON.stringify(probe));
     },
     async run({ input, inputBytes, fields, workDir, config, onProgress, signal }) {
@@ -77,10 +85,11 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       await transcode({
         ffmpegPath: config.engines.ffmpeg,
         input,
-        probe: await probeOf(input, config.engines.ffprobe),
+        probe: await probeOf(input, config),
         output,
         target,
         codecArgs: spec.compress?.(fields),
+        limits: config.media,
         timeoutMs: JOB_TIME_LIMIT_MS,
         onProgress,
         signal,

@@ -8,6 +8,15 @@ export interface MediaProbe {
   durationSeconds: number;
   hasAudio: boolean;
   hasVideo: boolean;
+  /** The first sound track's rate and channels, for the output estimate (output-size.ts). */
+  sampleRate?: number;
+  channels?: number;
+}
+
+/** What a file may be before any work starts (config.media): frame size and length. */
+export interface MediaLimits {
+  maxPixels: number;
+  maxDurationSeconds: number;
 }
 
 /**
@@ -64,36 +73,91 @@ async function containsIndirection(path: string): Promise<boolean> {
   return false;
 }
 
-function ffprobeJson(ffprobePath: string, path: string): Promise<string> {
+/** libavutil's words when -max_pixels refuses a frame. */
+export const PIXELS_REFUSED = /exceeds specified max pixel count/;
+
+class FramesTooLarge extends Error {}
+
+/** ffprobe decodes a few frames too: -max_pixels keeps it from allocating a bomb's frames. */
+function ffprobeJson(ffprobePath: string, path: string, maxPixels: number): Promise<string> {
   const args = [
-    ...['-v', 'error', '-protocol_whitelist', 'file'],
-    ...['-show_entries', 'format=format_name,duration:stream=codec_type,duration'],
+    ...['-v', 'error', '-protocol_whitelist', 'file', '-max_pixels', String(maxPixels)],
+    '-show_entries',
+    'format=format_name,duration:stream=codec_type,duration,width,height,sample_rate,channels' +
+      ':stream_disposition=attached_pic',
     ...['-of', 'json', path],
   ];
   return new Promise((resolve, reject) => {
-    execFile(ffprobePath, args, { timeout: 30_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(stdout);
-    });
+    execFile(
+      ffprobePath,
+      args,
+      { timeout: 30_000, maxBuffer: 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(PIXELS_REFUSED.test(stderr) ? new FramesTooLarge() : err);
+        else resolve(stdout);
+      },
+    );
   });
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  duration?: string;
+  width?: number;
+  height?: number;
+  sample_rate?: string;
+  channels?: number;
+  disposition?: { attached_pic?: number };
 }
 
 interface ProbeOutput {
   format?: { format_name?: string; duration?: string };
-  streams?: { codec_type?: string; duration?: string }[];
+  streams?: ProbeStream[];
+}
+
+const tooLarge = (message: string) => new AppError(422, 'media_too_large', message);
+
+/**
+ * Frame-size and duration bombs: ten 8192×8192 H.264 frames (198 KB) take ffmpeg to 5 GB, and
+ * a few KB of silence can declare hours. Every picture track counts but a cover image, and the
+ * longest duration declared anywhere. ffmpeg's own `-max_pixels` (transcode.ts) holds a
+ * stream that grows after its first frames.
+ */
+function checkLimits(output: ProbeOutput, limits: MediaLimits) {
+  for (const s of output.streams ?? []) {
+    // A cover image is one still, never decoded for a sound target (transcode.ts).
+    if (s.disposition?.attached_pic) continue;
+    const pixels = (s.width ?? 0) * (s.height ?? 0);
+    if (s.codec_type === 'video' && pixels > limits.maxPixels)
+      throw tooLarge(
+        `This video's frames are ${s.width}×${s.height}: at most ${limits.maxPixels} pixels are accepted`,
+      );
+  }
+  const durations = [output.format?.duration, ...(output.streams ?? []).map((s) => s.duration)];
+  const longest = Math.max(0, ...durations.map(Number).filter((d) => Number.isFinite(d)));
+  if (longest > limits.maxDurationSeconds)
+    throw tooLarge(
+      `This file runs ${Math.round(longest)} s: at most ${limits.maxDurationSeconds} s are accepted`,
+    );
 }
 
 /**
  * Reads what a file is before any work is queued or charged: refused with 415 when it is not
- * audio or video we read, or when it points elsewhere.
+ * audio or video we read, or when it points elsewhere; with 422 `media_too_large` past the limits.
  */
-export async function probeMedia(ffprobePath: string, path: string): Promise<MediaProbe> {
+export async function probeMedia(
+  ffprobePath: string,
+  path: string,
+  limits: MediaLimits,
+): Promise<MediaProbe> {
   if (await containsIndirection(path))
     throw unsupported('Playlists and files that refer to other files are not accepted');
   let output: ProbeOutput;
   try {
-    output = JSON.parse(await ffprobeJson(ffprobePath, path)) as ProbeOutput;
-  } catch {
+    output = JSON.parse(await ffprobeJson(ffprobePath, path, limits.maxPixels)) as ProbeOutput;
+  } catch (err) {
+    if (err instanceof FramesTooLarge)
+      throw tooLarge(`This video's frames are over ${limits.maxPixels} pixels`);
     throw unsupported('This file is not audio or video that can be read');
   }
   const names = (output.format?.format_name ?? '').split(',');
@@ -105,5 +169,8 @@ export async function probeMedia(ffprobePath: string, path: string): Promise<Med
   const durationSeconds = Number(output.format?.duration ?? streams[0]?.duration ?? 0);
   if ((!hasAudio && !hasVideo) || !(durationSeconds > 0))
     throw unsupported('This file has no audio or video to convert');
-  return { demuxer, durationSeconds, hasAudio, hasVideo };
+  checkLimits(output, limits);
+  const sound = streams.find((s) => s.codec_type === 'audio');
+  const sampleRate = Number(sound?.sample_rate) || undefined;
+  return { demuxer, durationSeconds, hasAudio, hasVideo, sampleRate, channels: sound?.channels };
 }

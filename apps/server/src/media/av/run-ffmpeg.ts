@@ -9,6 +9,8 @@ export interface FfmpegOptions {
   onProgress?(fraction: number): void;
   /** Aborting kills ffmpeg at once (a cancelled job). */
   signal?: AbortSignal;
+  /** Stops ffmpeg with `error` as soon as its log matches `pattern` (an error it would skip past). */
+  failOn?: { pattern: RegExp; error: () => Error };
 }
 
 /** Below normal, so media work never starves the web process of CPU. */
@@ -24,7 +26,7 @@ export class FfmpegCancelled extends Error {
  * last line of ffmpeg's log, for our own logs.
  */
 export function runFfmpeg(ffmpegPath: string, args: string[], options: FfmpegOptions = {}) {
-  const { timeoutMs = 120_000, durationSeconds, onProgress, signal } = options;
+  const { timeoutMs = 120_000, durationSeconds, onProgress, signal, failOn } = options;
   const progressArgs = onProgress ? ['-progress', 'pipe:1', '-nostats'] : [];
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new FfmpegCancelled('Cancelled before start'));
@@ -42,6 +44,7 @@ export function runFfmpeg(ffmpegPath: string, args: string[], options: FfmpegOpt
     let failure: Error | undefined;
     child.stderr!.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
+      if (failOn?.pattern.test(log)) stop(failOn.error());
     });
     child.stdout?.on('data', (chunk: Buffer) => {
       const seconds = lastOutTimeSeconds(chunk.toString());

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, registerUser } from '../test/accounts.js';
+import { describeEachDatabase } from '../test/databases.js';
+import { hasFfmpeg } from '../test/image-fixtures.js';
+import * as media from '../test/media-fixtures.js';
+import { leftIn, postForm } from '../test/multipart.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+const AUDIO = ['/api/audio/convertaudio', 'audio'] as const;
+const VIDEO = ['/api/video/convert-video', 'video'] as const;
+
+/** Made once: the 8192×8192 frames take x264 about a second and a gigabyte to write. */
+const fixtures = hasFfmpeg
+  ? (() => {
+      const huge = media.hugeFramesTs(1);
+      return {
+        // 4 hours at 1 kHz: 7 KB, 2.5 GB as 44.1 kHz stereo PCM.
+        fourHours: media.silentFlac(4 * 3600),
+        // 11 hours and a few KB: past the 10-hour limit.
+        elevenHours: media.silentFlac(11 * 3600),
+        huge,
+        growing: media.growingFramesTs(huge),
+        noisy: media.noisyVideo(2),
+        coveredMp3: media.mp3WithLargeCover(),
+      };
+    })()
+  : undefined;
+
+describe.skipIf(!hasFfmpeg)('audio and video bombs', () => {
+  describeEachDatabase('with the default limits', (kind) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+    });
+    afterAll(() => t.close());
+
+    const used = async (token: string) =>
+      (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json()
+        .imagesProcessed as number;
+
+    /** Refused with `code` at upload (asked async, so a queued job would answer 202): nothing charged, no job file left. */
+    async function expectRefused(
+      [path, field]: readonly [string, string],
+      content: Buffer,
+      fields: Record<string, string>,
+      code: string,
+    ) {
+      const { token } = await registerUser(t.app);
+      const res = await postForm(t.app, `${path}?async=1`, {
+        token,
+        fields,
+        file: { field, content },
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().code).toBe(code);
+      expect(await used(token)).toBe(0);
+      expect(leftIn(t.database.options.dataDir, 'jobs')).toEqual([]);
+    }
+
+    it('refuses FLAC silence whose PCM output would pass the output limit, before any work', async () => {
+      const started = Date.now();
+      await expectRefused(AUDIO, fixtures!.fourHours, { format: 'pcm' }, 'output_too_large');
+      // The same file to mp3 is 345 MB at 192 kbps: accepted (and not run here).
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it('refuses an 8192×8192 H.264 clip at upload with media_too_large', async () => {
+      await expectRefused(VIDEO, fixtures!.huge, { format: 'mp4' }, 'media_too_large');
+      await expectRefused(AUDIO, fixtures!.huge, { format: 'mp3' }, 'media_too_large');
+    });
+
+    it('refuses a file that declares more hours than the duration limit', async () => {
+      await expectRefused(AUDIO, fixtures!.elevenHours, { format: 'mp3' }, 'media_too_large');
+    });
+
+    it('still converts an mp3 whose cover image is over the pixel limit', async () => {
+      const { token } = await registerUser(t.app);
+      for (const format of ['wav', 'mp3']) {
+        const res = await postForm(t.app, AUDIO[0], {
+          token,
+          fields: { format },
+          file: { field: AUDIO[1], content: fixtures!.coveredMp3 },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    });
+
+    it('stops a stream whose frames grow past the pixel limit after the probe', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await postForm(t.app, VIDEO[0], {
+        token,
+        fields: { format: 'mp4' },
+        file: { field: VIDEO[1], content: fixtures!.growing },
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().code).toBe('media_too_large');
+      // The runner gives the use back and removes the job's files just after the record ends.
+      await expect.poll(() => used(token)).toBe(0);
+      await expect.poll(() => leftIn(t.database.options.dataDir, 'jobs')).toEqual([]);
+    });
+  });
+
+  describeEachDatabase('with a 1 MB output limit', (kind) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind, { env: { MEDIA_MAX_OUTPUT_MB: '1' } });
+    });
+    afterAll(() => t.close());
+
+    const used = async (token: string) =>
+      (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json()
+        .imagesProcessed as number;
+
+    it('refuses WAV whose exact size passes the limit, before any work', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await postForm(t.app, `${AUDIO[0]}?async=1`, {
+        token,
+        fields: { format: 'wav' },
+        file: { field: AUDIO[1], content: fixtures!.fourHours },
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().code).toBe('output_too_large');
+      expect(await used(token)).toBe(0);
+      expect(leftIn(t.database.options.dataDir, 'jobs')).toEqual([]);
+    });
+
+    it('fails a job whose output passes the byte limit while writing, keeps no file, charges nothing', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await postForm(t.app, `${VIDEO[0]}?async=1`, {
+        token,
+        fields: { format: 'avi' },
+        file: { field: VIDEO[1], content: fixtures!.noisy },
+      });
+      // Accepted: its estimate (no sound) is under the limit, and a use is held.
+      expect(res.statusCode, res.body).toBe(202);
+      const { jobId } = res.json();
+      await t.app.inject({ url: `/api/jobs/${jobId}/events`, headers: bearer(token) });
+      const job = (
+        await t.app.inject({ url: `/api/jobs/${jobId}`, headers: bearer(token) })
+      ).json();
+      expect(job).toMatchObject({ status: 'failed', error: { code: 'output_too_large' } });
+      const result = await t.app.inject({
+        url: `/api/jobs/${jobId}/result`,
+        headers: bearer(token),
+      });
+      expect(result.statusCode).not.toBe(200);
+      // The runner gives the use back and removes the job's files just after the record ends.
+      await expect.poll(() => used(token)).toBe(0);
+      await expect.poll(() => leftIn(t.database.options.dataDir, 'jobs')).toEqual([]);
+    });
+
+    it('still converts an ordinary file under the limit', async () => {
+      const { token } = await registerUser(t.app);
+      const res = await postForm(t.app, AUDIO[0], {
+        token,
+        fields: { format: 'wav' },
+        file: { field: AUDIO[1], content: media.sineWav(2) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await used(token)).toBe(1);
+    });
+  });
+});
