@@ -192,6 +192,17 @@ export const DEFENCES = [
   },
   // Other users' things
   {
+    defence: 'API keys revoked on password reset',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        "await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();",
+        '',
+      ],
+    ],
+    test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'revokes the API keys'],
+  },
+  {
     defence: 'jobs: owner only',
     edits: [
       [`${S}services/jobs/job-service.ts`, 'if (!job || job.user_id !== user.id)', 'if (!job)'],
