@@ -1,5 +1,6 @@
 // Each defence of docs/security.md: the edit that removes it, and the tests that must then fail.
-// [file, text to find (exactly once), replacement]; test: [test file, test name pattern].
+// [file, text to find (exactly once), replacement]; test: [test file, test name pattern];
+// postgres: true when only PostgreSQL can show the hole (check it with TEST_DATABASE_URL set).
 const S = 'apps/server/src/';
 const security = (name) => `${S}security/${name}.test.ts`;
 
@@ -389,6 +390,19 @@ export const DEFENCES = [
       ],
     ],
     test: [`${S}services/payments/stripe-payments.test.ts`, 'out of order|arrives late'],
+  },
+  // Payments and quotas
+  {
+    defence: 'fulfilment locks the subscription',
+    edits: [
+      [
+        `${S}services/payments/fulfilment.ts`,
+        'await subscriptions.findByUserForUpdate(paid.userId);',
+        'await subscriptions.findByUser(paid.userId);',
+      ],
+    ],
+    test: [`${S}services/payments/sandbox-payments.test.ts`, 'five checkouts are paid at once'],
+    postgres: true,
   },
   // HTML to image
   {

@@ -114,6 +114,26 @@ describeEachDatabase('sandbox payments', (kind) => {
     expect(await payments(user)).toHaveLength(2);
   });
 
+  it('extends by one month per payment when five checkouts are paid at once', async () => {
+    const user = await registerUser(t.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await checkout(user, 'Developer')).split('/').pop()!);
+    const results = await Promise.all(
+      ids.map((id) => call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)),
+    );
+    expect(results.map((r) => r.json())).toEqual(ids.map(() => ({ redirect: '/success' })));
+    const cycles = (await payments(user))
+      .map((p) => p.billingCycle)
+      .sort((a, b) => a.startDate.localeCompare(b.startDate));
+    expect(cycles).toHaveLength(5);
+    // Each payment's month starts where the one before ended: none extends from a stale end.
+    for (let i = 1; i < cycles.length; i += 1)
+      expect(cycles[i]!.startDate).toBe(cycles[i - 1]!.endDate);
+    const end = (await status(user)).userDetails.subscriptionEndDate;
+    expect(end).toBe(cycles[4]!.endDate);
+    expect(days(new Date().toISOString(), end)).toBeGreaterThan(5 * 28 - 1);
+  });
+
   it('declines the decline card: back to /cancel, nothing recorded, still Basic', async () => {
     const user = await registerUser(t.app);
     const res = await buy(user, 'Business', 'monthly', {
