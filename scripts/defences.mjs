@@ -404,6 +404,17 @@ export const DEFENCES = [
     test: [`${S}services/payments/sandbox-payments.test.ts`, 'five checkouts are paid at once'],
     postgres: true,
   },
+  {
+    defence: 'a free plan keeps the current quota period',
+    edits: [
+      [
+        `${S}services/payments/payment-service.ts`,
+        'anchorDate: period.start,',
+        'anchorDate: new Date(),',
+      ],
+    ],
+    test: [`${S}services/payments/sandbox-payments.test.ts`, 'free plan is chosen again'],
+  },
   // HTML to image
   {
     defence: 'sealed browser: no request leaves',

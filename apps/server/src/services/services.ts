@@ -55,13 +55,14 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       : undefined;
   const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
   const credentials = credentialLimiter(config, log);
+  const quotas = quotaService(plans, subscriptions, usage);
   return {
     users,
     accounts: accountService(users, tokens),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
-    quotas: quotaService(plans, subscriptions, usage),
+    quotas,
     admin: adminService(users, plans, subscriptions, usage, payments),
     payments: paymentService({
       db: database.db,
@@ -69,6 +70,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       subscriptions,
       payments,
       provider,
+      quotas,
     }),
     stripe: stripe && {
       client: stripe,

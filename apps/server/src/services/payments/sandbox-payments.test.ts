@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICES } from '@refract/contracts';
 import { adminToken, bearer, registerUser, type RegisteredUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -212,6 +213,48 @@ describeEachDatabase('sandbox payments', (kind) => {
       billingType: 'weekly',
     });
     expect(badCycle.statusCode).toBe(400);
+  });
+
+  it('keeps the period and its uses when a free plan is chosen again: 2 uses a month, not 8', async () => {
+    const admin = await adminToken(t.app);
+    const created = await call('POST', '/api/subscriptions/plans', admin, {
+      name: `Free two ${Date.now()}`,
+      monthlyFee: 0,
+      annualFee: 0,
+      services: SERVICES.map((name) => ({ name, monthlyQuota: 2, annualQuota: 24 })),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const freeTwo: string = created.json()._id;
+    const user = await registerUser(t.app);
+    const choose = async (planId: string, billingType = 'monthly') => {
+      const res = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+        planId,
+        billingType,
+      });
+      expect(res.json().url).toMatch(/\/dashboard$/);
+    };
+    const useAll = async () => {
+      let uses = 0;
+      for (let i = 0; i < 4; i += 1) {
+        const res = await call('POST', '/api/user/track', user.token, { service: 'modify-rotate' });
+        if (res.statusCode === 200) uses += 1;
+        else expect(res.json().code).toBe('quota_exceeded');
+      }
+      return uses;
+    };
+    let uses = 0;
+    // The annual cycle too: a free plan's cycle must not be a way to a fresh allowance.
+    for (const billingType of ['monthly', 'monthly', 'annual', 'monthly']) {
+      await choose(freeTwo, billingType);
+      uses += await useAll();
+    }
+    expect(uses).toBe(2);
+    // Basic and back counts the same month: the larger quota (Basic's 3) in all.
+    for (const planId of [plan('Basic'), freeTwo, plan('Basic'), freeTwo]) {
+      await choose(planId);
+      uses += await useAll();
+    }
+    expect(uses).toBe(3);
   });
 
   it('cancels at the end of the period', async () => {
