@@ -415,6 +415,17 @@ export const DEFENCES = [
     ],
     test: [`${S}services/payments/sandbox-payments.test.ts`, 'free plan is chosen again'],
   },
+  {
+    defence: 'sandbox in production warned',
+    edits: [
+      [
+        `${S}config.ts`,
+        "sandboxInProduction: e.NODE_ENV === 'production' && e.PAYMENT_PROVIDER === 'sandbox',",
+        'sandboxInProduction: false,',
+      ],
+    ],
+    test: [`${S}routes/admin/admin-routes.test.ts`, 'sandbox takes payments in production'],
+  },
   // HTML to image
   {
     defence: 'sealed browser: no request leaves',

@@ -137,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
       stripeApiUrl: e.STRIPE_API_URL,
+      // The test checkout grants paid plans to anyone with the test card: a loud warning.
+      sandboxInProduction: e.NODE_ENV === 'production' && e.PAYMENT_PROVIDER === 'sandbox',
     },
     engines: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH, chromium: e.CHROMIUM_PATH },
     contactUrl: e.CONTACT_URL,

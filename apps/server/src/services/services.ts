@@ -63,7 +63,14 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
     quotas,
-    admin: adminService(users, plans, subscriptions, usage, payments),
+    admin: adminService(
+      users,
+      plans,
+      subscriptions,
+      usage,
+      payments,
+      config.payments.sandboxInProduction,
+    ),
     payments: paymentService({
       db: database.db,
       plans,
