@@ -5,6 +5,7 @@ import * as m003 from './migrations/003-plans-and-quotas.js';
 import * as m004 from './migrations/004-jobs.js';
 import * as m005 from './migrations/005-api-keys.js';
 import * as m006 from './migrations/006-payments.js';
+import * as m007 from './migrations/007-normalised-emails.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '004-jobs': m004,
   '005-api-keys': m005,
   '006-payments': m006,
+  '007-normalised-emails': m007,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */
