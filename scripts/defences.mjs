@@ -181,7 +181,7 @@ export const DEFENCES = [
     test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'email alone'],
   },
   {
-    defence: 'rate limit on credentials',
+    defence: 'rate limit on recovery',
     edits: [
       [
         `${S}services/services.ts`,
@@ -189,7 +189,93 @@ export const DEFENCES = [
         'CREDENTIAL_ATTEMPTS = { max: 10_000,',
       ],
     ],
-    test: [`${S}routes/auth/auth-routes.test.ts`, 'rate limits'],
+    test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'rate-limits'],
+  },
+  {
+    defence: 'login: failures per IP limited',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'if (byIp!.count > limits.perIp)',
+        'if (byIp!.count > limits.perIp * 1000)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'one IP across many emails'],
+  },
+  {
+    defence: 'login: an account under attack takes one guess per IP',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccount && byPair!.count > 1)',
+        'else if (false)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'lets the owner in from a clean IP'],
+  },
+  {
+    defence: "login: others' failures do not lock the owner out",
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccount && byPair!.count > 1)',
+        'else if (byAccount!.count > limits.perAccount)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'lets the owner in from a clean IP'],
+  },
+  {
+    defence: 'login: a success gives its attempt back and forgets that IP failures',
+    edits: [
+      [`${S}services/login-attempts.ts`, 'await limiter.giveBack([ipKey, accountKey]);', ''],
+      [`${S}services/login-attempts.ts`, 'await limiter.clear([pairKey]);', ''],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'counts failures, not successes'],
+  },
+  {
+    defence: 'login: an account takes at most 100 failures from anywhere',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccountHard)',
+        'else if (false)',
+      ],
+    ],
+    test: [`${S}services/login-attempts.test.ts`, 'caps failures on one account'],
+  },
+  {
+    defence: 'sign-up limited per IP',
+    edits: [
+      [
+        `${S}routes/auth/auth-routes.ts`,
+        'await services.signUpAttempts.hit([`register:ip:${clientKey(request.ip)}`]);',
+        '',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'limits sign-ups per IP'],
+  },
+  {
+    defence: 'limits count an IPv6 client by its /64',
+    edits: [
+      [
+        `${S}services/attempt-limiter.ts`,
+        'if (!isIPv6(address)) return address;',
+        'return address;',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'limits sign-ups per IP'],
+  },
+  {
+    defence: 'emails folded to one spelling',
+    edits: [
+      [
+        `${S}lib/email.ts`,
+        "email.normalize('NFKC').toLowerCase().normalize('NFKC').trim();",
+        'email.toLowerCase().trim();',
+      ],
+      [`${S}lib/email.ts`, ".replace(/\\.+$/, '')", ''],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'trailing-dot and case variants'],
   },
   // Other users' things
   {
