@@ -27,15 +27,18 @@ import { stripeEvents } from './payments/stripe-events.js';
 // Security answers and resets: 10 attempts per 15 minutes, per email and per IP. Logins: 15-minute
 // windows of failures, with the limits of login-attempts.ts.
 const CREDENTIAL_ATTEMPTS = { max: 10, windowMs: 15 * 60 * 1000 };
-// Sign-ups: 10 an hour per client (IPv4 address or IPv6 /64); each account has free uses.
-const SIGN_UP_ATTEMPTS = { max: 10, windowMs: 60 * 60 * 1000 };
+// Sign-ups: SIGN_UP_LIMIT (10) an hour per client (IPv4 address or IPv6 /64).
+const signUpAttempts = (config: AppContext['config']) => ({
+  max: config.signUpsPerHour,
+  windowMs: 60 * 60 * 1000,
+});
 
 /** In Redis when there is one, so that every web process counts together. */
 function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
   if (!config.redisUrl) {
     return {
       credentials: attemptLimiter(CREDENTIAL_ATTEMPTS),
-      signUps: attemptLimiter(SIGN_UP_ATTEMPTS),
+      signUps: attemptLimiter(signUpAttempts(config)),
       close() {},
     };
   }
@@ -45,7 +48,7 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
   const prefix = `${config.jobs.queueName}:attempts:`;
   return {
     credentials: redisAttemptLimiter(CREDENTIAL_ATTEMPTS, redis, prefix, log),
-    signUps: redisAttemptLimiter(SIGN_UP_ATTEMPTS, redis, prefix, log),
+    signUps: redisAttemptLimiter(signUpAttempts(config), redis, prefix, log),
     close: () => redis.disconnect(),
   };
 }

@@ -32,7 +32,6 @@ export function AdminDashboardPage() {
               {s.paymentsSandboxInProduction && (
                 <Alert
                   color="red"
-                  variant="filled"
                   mb="lg"
                   role="alert"
                   icon={<IconAlertTriangle size={20} />}
