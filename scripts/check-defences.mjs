@@ -31,9 +31,14 @@ function disable({ edits }) {
   }
 }
 
-function runTests([file, name]) {
-  // SQLite and the embedded queue only: the point is the defence, not the database.
-  const env = { ...process.env, TEST_DATABASE_URL: '', REDIS_URL: '' };
+function runTests([file, name], { postgres = false } = {}) {
+  // SQLite and the embedded queue only: the point is the defence, not the database. A defence
+  // that only PostgreSQL needs (SQLite has one writer) keeps TEST_DATABASE_URL.
+  const env = {
+    ...process.env,
+    TEST_DATABASE_URL: postgres ? (process.env.TEST_DATABASE_URL ?? '') : '',
+    REDIS_URL: '',
+  };
   const args = ['vitest', 'run', file, '-t', name, '--reporter=dot'];
   return spawnSync('npx', args, { env, encoding: 'utf8' });
 }
@@ -42,8 +47,10 @@ const rows = [];
 for (const defence of chosen) {
   let caught;
   try {
+    if (defence.postgres && !process.env.TEST_DATABASE_URL)
+      throw new Error('needs TEST_DATABASE_URL (a PostgreSQL defence)');
     disable(defence);
-    const run = runTests(defence.test);
+    const run = runTests(defence.test, defence);
     const ran = /Tests\s.*\d+ (passed|failed)/.test(run.stdout);
     caught = ran && run.status !== 0 ? 'yes' : ran ? 'NO: the tests still pass' : 'no test ran';
   } catch (err) {

@@ -1,5 +1,6 @@
 // Each defence of docs/security.md: the edit that removes it, and the tests that must then fail.
-// [file, text to find (exactly once), replacement]; test: [test file, test name pattern].
+// [file, text to find (exactly once), replacement]; test: [test file, test name pattern];
+// postgres: true when only PostgreSQL can show the hole (check it with TEST_DATABASE_URL set).
 const S = 'apps/server/src/';
 const security = (name) => `${S}security/${name}.test.ts`;
 
@@ -207,7 +208,7 @@ export const DEFENCES = [
     test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'email alone'],
   },
   {
-    defence: 'rate limit on credentials',
+    defence: 'rate limit on recovery',
     edits: [
       [
         `${S}services/services.ts`,
@@ -215,9 +216,106 @@ export const DEFENCES = [
         'CREDENTIAL_ATTEMPTS = { max: 10_000,',
       ],
     ],
-    test: [`${S}routes/auth/auth-routes.test.ts`, 'rate limits'],
+    test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'rate-limits'],
+  },
+  {
+    defence: 'login: failures per IP limited',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'if (byIp!.count > limits.perIp)',
+        'if (byIp!.count > limits.perIp * 1000)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'one IP across many emails'],
+  },
+  {
+    defence: 'login: an account under attack takes one guess per IP',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccount && byPair!.count > 1)',
+        'else if (false)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'lets the owner in from a clean IP'],
+  },
+  {
+    defence: "login: others' failures do not lock the owner out",
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccount && byPair!.count > 1)',
+        'else if (byAccount!.count > limits.perAccount)',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'lets the owner in from a clean IP'],
+  },
+  {
+    defence: 'login: a success gives its attempt back and forgets that IP failures',
+    edits: [
+      [`${S}services/login-attempts.ts`, 'await limiter.giveBack([ipKey, accountKey]);', ''],
+      [`${S}services/login-attempts.ts`, 'await limiter.clear([pairKey]);', ''],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'counts failures, not successes'],
+  },
+  {
+    defence: 'login: an account takes at most 100 failures from anywhere',
+    edits: [
+      [
+        `${S}services/login-attempts.ts`,
+        'else if (byAccount!.count > limits.perAccountHard)',
+        'else if (false)',
+      ],
+    ],
+    test: [`${S}services/login-attempts.test.ts`, 'caps failures on one account'],
+  },
+  {
+    defence: 'sign-up limited per IP',
+    edits: [
+      [
+        `${S}routes/auth/auth-routes.ts`,
+        'await services.signUpAttempts.hit([`register:ip:${clientKey(request.ip)}`]);',
+        '',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'limits sign-ups per IP'],
+  },
+  {
+    defence: 'limits count an IPv6 client by its /64',
+    edits: [
+      [
+        `${S}services/attempt-limiter.ts`,
+        'if (!isIPv6(address)) return address;',
+        'return address;',
+      ],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'limits sign-ups per IP'],
+  },
+  {
+    defence: 'emails folded to one spelling',
+    edits: [
+      [
+        `${S}lib/email.ts`,
+        "email.normalize('NFKC').toLowerCase().normalize('NFKC').trim();",
+        'email.toLowerCase().trim();',
+      ],
+      [`${S}lib/email.ts`, ".replace(/\\.+$/, '')", ''],
+    ],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'trailing-dot and case variants'],
   },
   // Other users' things
+  {
+    defence: 'API keys revoked on password reset',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        "await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();",
+        '',
+      ],
+    ],
+    test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'revokes the API keys'],
+  },
   {
     defence: 'jobs: owner only',
     edits: [
@@ -537,6 +635,41 @@ export const DEFENCES = [
       ],
     ],
     test: [`${S}services/payments/stripe-payments.test.ts`, 'out of order|arrives late'],
+  },
+  // Payments and quotas
+  {
+    defence: 'fulfilment locks the subscription',
+    edits: [
+      [
+        `${S}services/payments/fulfilment.ts`,
+        'await subscriptions.findByUserForUpdate(paid.userId);',
+        'await subscriptions.findByUser(paid.userId);',
+      ],
+    ],
+    test: [`${S}services/payments/sandbox-payments.test.ts`, 'five checkouts are paid at once'],
+    postgres: true,
+  },
+  {
+    defence: 'a free plan keeps the current quota period',
+    edits: [
+      [
+        `${S}services/payments/payment-service.ts`,
+        'anchorDate: period.start,',
+        'anchorDate: new Date(),',
+      ],
+    ],
+    test: [`${S}services/payments/sandbox-payments.test.ts`, 'free plan is chosen again'],
+  },
+  {
+    defence: 'sandbox in production warned',
+    edits: [
+      [
+        `${S}config.ts`,
+        "sandboxInProduction: e.NODE_ENV === 'production' && e.PAYMENT_PROVIDER === 'sandbox',",
+        'sandboxInProduction: false,',
+      ],
+    ],
+    test: [`${S}routes/admin/admin-routes.test.ts`, 'sandbox takes payments in production'],
   },
   // HTML to image
   {

@@ -48,6 +48,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      // Every test signs up from 127.0.0.1.
+      SIGN_UP_LIMIT: '1000',
     },
   },
 });

@@ -106,6 +106,13 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
     crossOriginEmbedderPolicy: false,
   });
 
+  if (config.payments.sandboxInProduction) {
+    app.log.warn(
+      'PAYMENTS ARE IN TEST MODE IN PRODUCTION: PAYMENT_PROVIDER is sandbox (the default), so anyone ' +
+        'gets a paid plan with the test card 4242 4242 4242 4242. Set PAYMENT_PROVIDER=stripe ' +
+        'with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take real payments.',
+    );
+  }
   registerErrorHandler(app);
   closeStalledRequests(app, config.uploadTimeouts);
   await registerCors(app, config.corsOrigins);

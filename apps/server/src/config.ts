@@ -50,6 +50,8 @@ const envSchema = z.object({
   // Seconds a request body may take to arrive in all, and may stall without a byte (then 408).
   UPLOAD_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(600),
   UPLOAD_IDLE_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(30),
+  // Sign-ups allowed per client (IPv4 address or IPv6 /64) per hour; each account has free uses.
+  SIGN_UP_LIMIT: wholeNumber.min(1, 'must be at least 1').default(10),
   ADMIN_EMAIL: optionalText,
   ADMIN_PASSWORD: optionalText,
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     jwtSecret: e.JWT_SECRET,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     corsOrigins: e.CORS_ORIGINS?.split(',').map((o) => o.trim()) ?? [],
+    signUpsPerHour: e.SIGN_UP_LIMIT,
     uploadTimeouts: { totalMs: e.UPLOAD_TIMEOUT * 1000, idleMs: e.UPLOAD_IDLE_TIMEOUT * 1000 },
     admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     payments: {
@@ -149,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
       stripeApiUrl: e.STRIPE_API_URL,
+      // The test checkout grants paid plans to anyone with the test card: a loud warning.
+      sandboxInProduction: e.NODE_ENV === 'production' && e.PAYMENT_PROVIDER === 'sandbox',
     },
     engines: { ffmpeg: e.FFMPEG_PATH, ffprobe: e.FFPROBE_PATH, chromium: e.CHROMIUM_PATH },
     contactUrl: e.CONTACT_URL,

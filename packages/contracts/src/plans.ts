@@ -146,7 +146,10 @@ export const adminStatsSchema = z.object({
   activeSubscriptions: z.number().int(),
   featureUsage: z.record(z.string(), z.number().int()),
   monthlyRevenue: z.number(),
+  /** The built-in sandbox takes payments in production: anyone gets paid plans for free. */
+  paymentsSandboxInProduction: z.boolean(),
 });
+export type AdminStats = z.infer<typeof adminStatsSchema>;
 
 export const adminUsersQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),

@@ -6,6 +6,7 @@ import * as m004 from './migrations/004-jobs.js';
 import * as m005 from './migrations/005-api-keys.js';
 import * as m006 from './migrations/006-payments.js';
 import * as m007 from './migrations/007-job-claims.js';
+import * as m008 from './migrations/008-normalised-emails.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '005-api-keys': m005,
   '006-payments': m006,
   '007-job-claims': m007,
+  '008-normalised-emails': m008,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

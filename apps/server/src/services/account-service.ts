@@ -11,13 +11,12 @@ import { decoyHash, hashSecret, normalizeAnswer, verifySecret } from '../lib/has
 import type { UserRow, UsersRepository } from '../db/repositories/users-repository.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { TokenService } from './token-service.js';
+import { normalizeEmail } from '../lib/email.js';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { normalizeEmail } from '../lib/email.js';
 
 export function assertValidEmail(email: string): void {
   if (!EMAIL.test(email)) throw new AppError(400, 'invalid_email', 'Enter a valid email address');

@@ -12,6 +12,8 @@ export function adminService(
   subscriptions: SubscriptionsRepository,
   usage: UsageRepository,
   payments: PaymentsRepository,
+  /** The sandbox takes payments although NODE_ENV is production (shown on the dashboard). */
+  sandboxInProduction = false,
 ) {
   return {
     async dashboardStats() {
@@ -36,6 +38,7 @@ export function adminService(
         featureUsage,
         // Dollars collected in the current calendar month (UTC).
         monthlyRevenue: cents / 100,
+        paymentsSandboxInProduction: sandboxInProduction,
       };
     },
 

@@ -3,7 +3,12 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisUrl } from '../test/queues.js';
-import { attemptLimiter, redisAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
+import {
+  attemptLimiter,
+  clientKey,
+  redisAttemptLimiter,
+  type AttemptLimiter,
+} from './attempt-limiter.js';
 
 const LIMIT = { max: 3, windowMs: 60_000 };
 const silent = pino({ level: 'silent' });
@@ -36,6 +41,37 @@ describe('attempt limits in memory', () => {
   });
 });
 
+describe('counting clients', () => {
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as IPv4', () => {
+    expect(clientKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0db8:0001:0002::7')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+});
+
+/** take, giveBack and clear, the same on both limiters. */
+async function givesBackAndClears(limiter: AttemptLimiter, key: string) {
+  expect((await limiter.take([key]))[0]!.count).toBe(1);
+  expect((await limiter.take([key]))[0]!.count).toBe(2);
+  await limiter.giveBack([key]);
+  const [after] = await limiter.take([key]);
+  expect(after!.count).toBe(2);
+  expect(after!.retryAfterMs).toBeGreaterThan(0);
+  await limiter.clear([key]);
+  // A give-back with no window running leaves nothing behind.
+  await limiter.giveBack([key]);
+  expect((await limiter.take([key]))[0]!.count).toBe(1);
+}
+
+describe('giving attempts back', () => {
+  it('takes one back, clears a key, and never counts below a fresh window', async () => {
+    await givesBackAndClears(attemptLimiter(LIMIT), 'login:email:a');
+  });
+});
+
 describe.skipIf(!redisUrl)('attempt limits in Redis', () => {
   const redis = new Redis(redisUrl!, { maxRetriesPerRequest: 1 });
   afterAll(() => redis.quit());
@@ -55,6 +91,14 @@ describe.skipIf(!redisUrl)('attempt limits in Redis', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     const ttl = await redis.pttl(`${prefix}login:email:x`);
     expect(ttl).toBeGreaterThan(0);
+  });
+
+  it('takes one back, clears a key, and never leaves a key without expiry', async () => {
+    const prefix = `test-${randomUUID()}:attempts:`;
+    await givesBackAndClears(redisAttemptLimiter(LIMIT, redis, prefix, silent), 'login:email:y');
+    await redisAttemptLimiter(LIMIT, redis, prefix, silent).giveBack(['login:email:none']);
+    expect(await redis.exists(`${prefix}login:email:none`)).toBe(0);
+    expect(await redis.pttl(`${prefix}login:email:y`)).toBeGreaterThan(0);
   });
 
   it('counts in memory while Redis is unreachable, rather than refusing everyone', async () => {

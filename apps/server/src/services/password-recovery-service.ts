@@ -63,7 +63,9 @@ export function passwordRecoveryService(users: UsersRepository, resets: Password
       const passwordHash = await hashSecret(newPassword);
       if (!(await resets.consume(row.id, sha256(resetToken)))) throw invalidResetToken();
       await users.replacePassword(row.id, passwordHash);
-      return { message: 'Your password has been reset. You can now log in.' };
+      return {
+        message: 'Your password has been reset and your API keys revoked. You can now log in.',
+      };
     },
   };
 }

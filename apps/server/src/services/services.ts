@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { attemptLimiter, redisAttemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
+import { loginAttempts } from './login-attempts.js';
 import { passwordRecoveryService } from './password-recovery-service.js';
 import { tokenService } from './token-service.js';
 import { paymentsRepository } from '../db/repositories/payments-repository.js';
@@ -23,18 +24,31 @@ import { stripeClient, stripeProvider } from '../payments/stripe-provider.js';
 import { paymentService } from './payments/payment-service.js';
 import { stripeEvents } from './payments/stripe-events.js';
 
-// Login, security answers and resets: 10 attempts per 15 minutes, per email and per IP.
+// Security answers and resets: 10 attempts per 15 minutes, per email and per IP. Logins: 15-minute
+// windows of failures, with the limits of login-attempts.ts.
 const CREDENTIAL_ATTEMPTS = { max: 10, windowMs: 15 * 60 * 1000 };
+// Sign-ups: SIGN_UP_LIMIT (10) an hour per client (IPv4 address or IPv6 /64).
+const signUpAttempts = (config: AppContext['config']) => ({
+  max: config.signUpsPerHour,
+  windowMs: 60 * 60 * 1000,
+});
 
 /** In Redis when there is one, so that every web process counts together. */
-function credentialLimiter(config: AppContext['config'], log: FastifyBaseLogger) {
-  if (!config.redisUrl) return { limiter: attemptLimiter(CREDENTIAL_ATTEMPTS), close() {} };
+function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
+  if (!config.redisUrl) {
+    return {
+      credentials: attemptLimiter(CREDENTIAL_ATTEMPTS),
+      signUps: attemptLimiter(signUpAttempts(config)),
+      close() {},
+    };
+  }
   // Lazy: a worker process builds these services too but never counts logins.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on('error', () => {}); // each failed command is logged where it falls back
   const prefix = `${config.jobs.queueName}:attempts:`;
   return {
-    limiter: redisAttemptLimiter(CREDENTIAL_ATTEMPTS, redis, prefix, log),
+    credentials: redisAttemptLimiter(CREDENTIAL_ATTEMPTS, redis, prefix, log),
+    signUps: redisAttemptLimiter(signUpAttempts(config), redis, prefix, log),
     close: () => redis.disconnect(),
   };
 }
@@ -54,28 +68,39 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       ? stripeClient({ secretKey: stripeSecretKey!, apiUrl: stripeApiUrl })
       : undefined;
   const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
-  const credentials = credentialLimiter(config, log);
+  const limiters = attemptLimiters(config, log);
+  const quotas = quotaService(plans, subscriptions, usage);
   return {
     users,
     accounts: accountService(users, tokens),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     plans: planService(plans, subscriptions, settingsRepository(database.db)),
-    quotas: quotaService(plans, subscriptions, usage),
-    admin: adminService(users, plans, subscriptions, usage, payments),
+    quotas,
+    admin: adminService(
+      users,
+      plans,
+      subscriptions,
+      usage,
+      payments,
+      config.payments.sandboxInProduction,
+    ),
     payments: paymentService({
       db: database.db,
       plans,
       subscriptions,
       payments,
       provider,
+      quotas,
     }),
     stripe: stripe && {
       client: stripe,
       events: stripeEvents({ db: database.db, stripe, payments, plans, subscriptions }),
     },
-    credentialAttempts: credentials.limiter,
-    close: credentials.close,
+    credentialAttempts: limiters.credentials,
+    loginAttempts: loginAttempts(limiters.credentials),
+    signUpAttempts: limiters.signUps,
+    close: limiters.close,
   };
 }
 

@@ -46,11 +46,12 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 let address = 0;
 /**
  * A new client address for each call (IPv6 documentation range), so that the per-IP limits
- * on credential routes only bite in the tests that are about them.
+ * on credential routes only bite in the tests that are about them. Each in its own /64: the
+ * limits count an IPv6 client by its /64.
  */
 export function freshAddress(): string {
   address += 1;
-  return `2001:db8::${address.toString(16)}`;
+  return `2001:db8:${(address >> 16).toString(16)}:${(address & 0xffff).toString(16)}::1`;
 }
 
 /** Logs in as the admin that createTestApp's ADMIN_EMAIL created. */

@@ -23,6 +23,26 @@ export function subscriptionsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /**
+     * The user's subscription, locked until the transaction `db` belongs to ends: concurrent
+     * payments of one user then extend it one after another instead of each from the same end.
+     * The no-op update of the user's row takes its row lock (PostgreSQL) or the write lock
+     * (SQLite); it is the user's row, not the subscription's, because a first purchase has no
+     * subscription row to lock yet.
+     */
+    async findByUserForUpdate(userId: string): Promise<SubscriptionRow | undefined> {
+      await db
+        .updateTable('users')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', userId)
+        .execute();
+      return db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
     /** Creates or replaces the user's one subscription (payments renew and switch plans with it). */
     async upsert(input: SubscriptionInput): Promise<void> {
       const now = new Date().toISOString();

@@ -63,17 +63,23 @@ export function usersRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** New password; bumping the epoch ends every session issued before. */
+    /**
+     * A password reset: the new password; bumping the epoch ends every session issued before,
+     * and the user's API keys are deleted with it (whoever took the account may hold one).
+     */
     async replacePassword(id: string, passwordHash: string): Promise<void> {
-      await db
-        .updateTable('users')
-        .set((eb) => ({
-          password_hash: passwordHash,
-          session_epoch: eb('session_epoch', '+', 1),
-          updated_at: new Date().toISOString(),
-        }))
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set((eb) => ({
+            password_hash: passwordHash,
+            session_epoch: eb('session_epoch', '+', 1),
+            updated_at: new Date().toISOString(),
+          }))
+          .where('id', '=', id)
+          .execute();
+        await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
+      });
     },
 
     async count(): Promise<number> {

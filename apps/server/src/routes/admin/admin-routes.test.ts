@@ -33,6 +33,7 @@ describeEachDatabase('admin API', (kind) => {
     expect(stats.userStats).toMatchObject({ developerPlan: 1, businessPlan: 1 });
     expect(stats.activeSubscriptions).toBe(2);
     expect(stats.featureUsage['modify-crop']).toBe(2);
+    expect(stats.paymentsSandboxInProduction).toBe(false);
   });
 
   it('lists users with role, subscription and country (NA when absent), searchable and paginated', async () => {
@@ -66,5 +67,30 @@ describeEachDatabase('admin API', (kind) => {
     const { token } = await registerUser(t.app);
     expect((await get('/api/admin/dashboard/stats', token)).statusCode).toBe(403);
     expect((await get('/api/admin/users', token)).statusCode).toBe(403);
+  });
+
+  it('warns when the sandbox takes payments in production: in the log and on the dashboard', async () => {
+    const log: string[] = [];
+    const prod = await createTestApp(kind, {
+      env: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      logStream: { write: (line) => void log.push(line) },
+    });
+    try {
+      const warning = log.map((line) => JSON.parse(line)).find((l) => l.level === 40);
+      expect(warning?.msg).toMatch(/TEST MODE IN PRODUCTION.*PAYMENT_PROVIDER=stripe/);
+      const token = await adminToken(prod.app);
+      const stats = await prod.app.inject({
+        url: '/api/admin/dashboard/stats',
+        headers: bearer(token),
+      });
+      expect(adminStatsSchema.parse(stats.json()).paymentsSandboxInProduction).toBe(true);
+      // The public strip still says test mode.
+      expect((await prod.app.inject({ url: '/api/payments/mode' })).json()).toEqual({
+        provider: 'sandbox',
+        testMode: true,
+      });
+    } finally {
+      await prod.close();
+    }
   });
 });

@@ -104,6 +104,35 @@ describeEachDatabase('accounts API', (kind) => {
     });
   });
 
+  describe('email look-alikes', () => {
+    it('refuses fullwidth, trailing-dot and case variants as email_taken, and signs them in as the same account', async () => {
+      const { email, password, user } = await registerUser(t.app, {
+        email: `ada.variant${Date.now()}@example.com`,
+      });
+      const [local] = email.split('@') as [string];
+      const fullwidth = (text: string) =>
+        text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+      const variants = [
+        `${fullwidth(local.toUpperCase())}＠ｅｘａｍｐｌｅ．ｃｏｍ`,
+        `${local}@example.com.`,
+        `  ${local.toUpperCase()}@Example.COM.. `,
+      ];
+      for (const variant of variants) {
+        const taken = await post('/api/auth/register', registrationBody({ email: variant }));
+        expect(taken.statusCode, variant).toBe(409);
+        expect(taken.json().code).toBe('email_taken');
+        const res = await post('/api/auth/login', { email: variant, password });
+        expect(res.statusCode, variant).toBe(200);
+        expect(res.json().user._id).toBe(user._id);
+        const recovery = await post('/api/auth/forgot-password/verify-answers', {
+          email: variant,
+          answers: ['Dune', 'Pad Thai'],
+        });
+        expect(recovery.statusCode, variant).toBe(200);
+      }
+    });
+  });
+
   describe('login and me', () => {
     it('logs in with the right password and the token opens /api/auth/me', async () => {
       const { email, password } = await registerUser(t.app);
@@ -171,43 +200,85 @@ describeEachDatabase('accounts API', (kind) => {
   });
 
   describe('rate limits', () => {
-    it('allows 10 login attempts per email in 15 minutes, then 429 with Retry-After', async () => {
+    const login = (remoteAddress: string, email: string, password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress,
+        payload: { email, password },
+      });
+
+    it('lets the owner in from a clean IP after 10 wrong passwords from other IPs', async () => {
       const { email, password } = await registerUser(t.app);
-      // A different address each time: the limit follows the email, not only the IP.
-      const attempt = (i: number, pw: string) =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          remoteAddress: `198.51.100.${i}`,
-          payload: { email, password: pw },
-        });
       for (let i = 0; i < 10; i += 1) {
-        expect((await attempt(i, `wrong-${i}-password`)).statusCode).toBe(401);
+        expect((await login(`198.51.100.${i}`, email, `wrong-${i}-password`)).statusCode).toBe(401);
       }
-      const blocked = await attempt(10, password);
+      expect((await login('198.51.100.200', email, password)).statusCode).toBe(200);
+      // Under attack, another clean IP gets one guess, then waits.
+      expect((await login('198.51.100.201', email, 'one more guess')).statusCode).toBe(401);
+      const blocked = await login('198.51.100.201', email, 'a second guess');
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json().code).toBe('too_many_requests');
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      // A refused attempt is not a failure: the owner still gets in from another clean IP.
+      expect((await login('198.51.100.202', email, password)).statusCode).toBe(200);
+    });
+
+    it('limits guessing from one IP: 10 wrong passwords, then 429 even for the right one', async () => {
+      const { email, password } = await registerUser(t.app);
+      const ip = '203.0.113.10';
+      for (let i = 0; i < 10; i += 1) {
+        expect((await login(ip, email, `wrong-${i}-password`)).statusCode).toBe(401);
+      }
+      const blocked = await login(ip, email, password);
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      // Another address in the same IPv6 /64 is the same client.
+      const { email: other } = await registerUser(t.app);
+      for (let i = 0; i < 10; i += 1)
+        await login(`2001:db8:ffff:1::${i + 1}`, other, `wrong-${i}-password`);
+      expect((await login('2001:db8:ffff:1::abcd', other, 'x-password')).statusCode).toBe(429);
+    });
+
+    it("counts failures, not successes: a success forgets that IP's failures on the account", async () => {
+      const { email, password } = await registerUser(t.app);
+      const home = '192.0.2.50';
+      for (let i = 0; i < 12; i += 1)
+        expect((await login(home, email, password)).statusCode).toBe(200);
+      for (let i = 0; i < 3; i += 1) await login(home, email, `typo-${i}-password`);
+      expect((await login(home, email, password)).statusCode).toBe(200);
+      for (let i = 0; i < 10; i += 1)
+        await login(`192.0.2.${100 + i}`, email, `wrong-${i}-password`);
+      // The account is under attack; home's typos were forgotten by its success.
+      expect((await login(home, email, password)).statusCode).toBe(200);
     });
 
     it('limits one IP across many emails', async () => {
       const ip = '203.0.113.77';
       for (let i = 0; i < 10; i += 1) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          remoteAddress: ip,
-          payload: { email: `spray${i}@example.com`, password: 'password1' },
-        });
+        const res = await login(ip, `spray${i}@example.com`, 'password1');
         expect(res.statusCode).toBe(401);
       }
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        remoteAddress: ip,
-        payload: { email: 'fresh@example.com', password: 'password1' },
-      });
-      expect(res.statusCode).toBe(429);
+      expect((await login(ip, 'fresh@example.com', 'password1')).statusCode).toBe(429);
+    });
+
+    it('limits sign-ups per IP: 10 an hour, then 429 with Retry-After', async () => {
+      const signUp = (remoteAddress: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          remoteAddress,
+          payload: registrationBody(),
+        });
+      for (let i = 0; i < 10; i += 1) {
+        // Every address of one IPv6 /64 counts as one client.
+        expect((await signUp(`2001:db8:eeee:1::${i + 1}`)).statusCode).toBe(201);
+      }
+      const blocked = await signUp('2001:db8:eeee:1::ff');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().code).toBe('too_many_requests');
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await signUp('2001:db8:eeee:2::1')).statusCode).toBe(201);
     });
   });
 });

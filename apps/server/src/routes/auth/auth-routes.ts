@@ -6,6 +6,7 @@ import {
   userSchema,
 } from '@refract/contracts';
 import { normalizeEmail, toPublicUser } from '../../services/account-service.js';
+import { clientKey } from '../../services/attempt-limiter.js';
 import type { Services } from '../../services/services.js';
 
 export const authRoutes =
@@ -14,7 +15,10 @@ export const authRoutes =
     app.post(
       '/api/auth/register',
       {
-        config: { access: 'public', errors: ['invalid_email', 'weak_password', 'email_taken'] },
+        config: {
+          access: 'public',
+          errors: ['invalid_email', 'weak_password', 'email_taken', 'too_many_requests'],
+        },
         schema: {
           summary: 'Create an account',
           tags: ['Account'],
@@ -22,8 +26,11 @@ export const authRoutes =
           response: { 201: authResponseSchema },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await services.accounts.register(request.body)),
+      async (request, reply) => {
+        // Counted before the work: each account comes with free uses of every tool.
+        await services.signUpAttempts.hit([`register:ip:${clientKey(request.ip)}`]);
+        return reply.status(201).send(await services.accounts.register(request.body));
+      },
     );
 
     app.post(
@@ -37,11 +44,10 @@ export const authRoutes =
           response: { 200: authResponseSchema },
         },
       },
-      async (request) => {
-        const email = normalizeEmail(request.body.email);
-        await services.credentialAttempts.hit([`login:email:${email}`, `login:ip:${request.ip}`]);
-        return services.accounts.login(request.body);
-      },
+      async (request) =>
+        services.loginAttempts.attempt(normalizeEmail(request.body.email), request.ip, () =>
+          services.accounts.login(request.body),
+        ),
     );
 
     app.get(

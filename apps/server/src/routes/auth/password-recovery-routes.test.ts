@@ -100,6 +100,38 @@ describeEachDatabase('password recovery', (kind) => {
       expect(oldSession.statusCode).toBe(401);
     });
 
+    it('revokes the API keys on a reset: a key taken with the account stops working', async () => {
+      const user = await registerUser(t.app);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/keys',
+        payload: { name: 'taken' },
+        headers: bearer(user.token),
+      });
+      expect(created.statusCode).toBe(201);
+      const key: string = created.json().key;
+      const byKey = () =>
+        t.app.inject({ method: 'GET', url: '/api/user/stats', headers: { 'x-api-key': key } });
+      expect((await byKey()).statusCode).toBe(200);
+      const resetToken = await resetTokenFor(user);
+      const res = await post('reset', {
+        email: user.email,
+        newPassword: 'a brand new secret',
+        resetToken,
+      });
+      expect(res.json().message).toMatch(/API keys revoked/);
+      const refused = await byKey();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().code).toBe('invalid_api_key');
+      const session = (await login(user.email, 'a brand new secret')).json().token;
+      const keys = await t.app.inject({
+        method: 'GET',
+        url: '/api/keys',
+        headers: bearer(session),
+      });
+      expect(keys.json()).toEqual({ keys: [] });
+    });
+
     it('refuses a reset from the email alone (the hole the earlier app had)', async () => {
       const user = await registerUser(t.app);
       for (const body of [

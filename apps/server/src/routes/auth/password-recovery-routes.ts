@@ -8,6 +8,7 @@ import {
   verifyEmailResponseSchema,
 } from '@refract/contracts';
 import { normalizeEmail } from '../../services/account-service.js';
+import { clientKey } from '../../services/attempt-limiter.js';
 import type { Services } from '../../services/services.js';
 
 export const passwordRecoveryRoutes =
@@ -17,7 +18,7 @@ export const passwordRecoveryRoutes =
     const countAttempt = (step: string, email: string, ip: string) =>
       services.credentialAttempts.hit([
         `${step}:email:${normalizeEmail(email)}`,
-        `${step}:ip:${ip}`,
+        `${step}:ip:${clientKey(ip)}`,
       ]);
 
     app.post(

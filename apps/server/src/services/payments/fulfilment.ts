@@ -32,7 +32,8 @@ export async function fulfil(db: Kysely<Database>, paid: PaidPeriod, now = new D
   return db.transaction().execute(async (trx) => {
     const payments = paymentsRepository(trx);
     const subscriptions = subscriptionsRepository(trx);
-    const current = await subscriptions.findByUser(paid.userId);
+    // Locked: parallel payments of one user each extend from the end the previous one set.
+    const current = await subscriptions.findByUserForUpdate(paid.userId);
     const continuing =
       current !== undefined &&
       new Date(current.end_date) > now &&

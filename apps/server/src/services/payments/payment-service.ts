@@ -18,6 +18,7 @@ import type { SubscriptionsRepository } from '../../db/repositories/subscription
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { PaymentProvider } from '../../payments/payment-provider.js';
+import type { QuotaService } from '../quota-service.js';
 import { fulfil } from './fulfilment.js';
 
 const CURRENCY = 'usd';
@@ -62,8 +63,9 @@ export function paymentService(deps: {
   subscriptions: SubscriptionsRepository;
   payments: PaymentsRepository;
   provider: PaymentProvider;
+  quotas: Pick<QuotaService, 'entitlement'>;
 }) {
-  const { plans, subscriptions, payments, provider } = deps;
+  const { plans, subscriptions, payments, provider, quotas } = deps;
 
   async function ownSandboxCheckout(user: UserRow, id: string) {
     const checkout = await payments.findCheckout(id);
@@ -85,14 +87,20 @@ export function paymentService(deps: {
       const amountCents = billingType === 'annual' ? plan.annual_fee_cents : plan.monthly_fee_cents;
       if (amountCents === 0) {
         if (plan.slug === 'basic') await subscriptions.remove(user.id);
-        else
+        else {
+          // Only a payment starts a new quota period. A free plan is anchored at the start of
+          // the period the user is in, so its counters (keyed by period start) carry on, and
+          // it runs monthly: switching a free plan's cycle back and forth would otherwise
+          // start a fresh annual allowance every month.
+          const { period } = await quotas.entitlement(user);
           await subscriptions.upsert({
             userId: user.id,
             planId: plan.id,
-            billingType,
-            anchorDate: new Date(),
+            billingType: 'monthly',
+            anchorDate: period.start,
             endDate: NO_END,
           });
+        }
         return { url: '/dashboard' };
       }
       const sessionId = randomUUID();

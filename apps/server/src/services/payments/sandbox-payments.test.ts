@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICES } from '@refract/contracts';
 import { adminToken, bearer, registerUser, type RegisteredUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -114,6 +115,26 @@ describeEachDatabase('sandbox payments', (kind) => {
     expect(await payments(user)).toHaveLength(2);
   });
 
+  it('extends by one month per payment when five checkouts are paid at once', async () => {
+    const user = await registerUser(t.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await checkout(user, 'Developer')).split('/').pop()!);
+    const results = await Promise.all(
+      ids.map((id) => call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)),
+    );
+    expect(results.map((r) => r.json())).toEqual(ids.map(() => ({ redirect: '/success' })));
+    const cycles = (await payments(user))
+      .map((p) => p.billingCycle)
+      .sort((a, b) => a.startDate.localeCompare(b.startDate));
+    expect(cycles).toHaveLength(5);
+    // Each payment's month starts where the one before ended: none extends from a stale end.
+    for (let i = 1; i < cycles.length; i += 1)
+      expect(cycles[i]!.startDate).toBe(cycles[i - 1]!.endDate);
+    const end = (await status(user)).userDetails.subscriptionEndDate;
+    expect(end).toBe(cycles[4]!.endDate);
+    expect(days(new Date().toISOString(), end)).toBeGreaterThan(5 * 28 - 1);
+  });
+
   it('declines the decline card: back to /cancel, nothing recorded, still Basic', async () => {
     const user = await registerUser(t.app);
     const res = await buy(user, 'Business', 'monthly', {
@@ -192,6 +213,48 @@ describeEachDatabase('sandbox payments', (kind) => {
       billingType: 'weekly',
     });
     expect(badCycle.statusCode).toBe(400);
+  });
+
+  it('keeps the period and its uses when a free plan is chosen again: 2 uses a month, not 8', async () => {
+    const admin = await adminToken(t.app);
+    const created = await call('POST', '/api/subscriptions/plans', admin, {
+      name: `Free two ${Date.now()}`,
+      monthlyFee: 0,
+      annualFee: 0,
+      services: SERVICES.map((name) => ({ name, monthlyQuota: 2, annualQuota: 24 })),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const freeTwo: string = created.json()._id;
+    const user = await registerUser(t.app);
+    const choose = async (planId: string, billingType = 'monthly') => {
+      const res = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+        planId,
+        billingType,
+      });
+      expect(res.json().url).toMatch(/\/dashboard$/);
+    };
+    const useAll = async () => {
+      let uses = 0;
+      for (let i = 0; i < 4; i += 1) {
+        const res = await call('POST', '/api/user/track', user.token, { service: 'modify-rotate' });
+        if (res.statusCode === 200) uses += 1;
+        else expect(res.json().code).toBe('quota_exceeded');
+      }
+      return uses;
+    };
+    let uses = 0;
+    // The annual cycle too: a free plan's cycle must not be a way to a fresh allowance.
+    for (const billingType of ['monthly', 'monthly', 'annual', 'monthly']) {
+      await choose(freeTwo, billingType);
+      uses += await useAll();
+    }
+    expect(uses).toBe(2);
+    // Basic and back counts the same month: the larger quota (Basic's 3) in all.
+    for (const planId of [plan('Basic'), freeTwo, plan('Basic'), freeTwo]) {
+      await choose(planId);
+      uses += await useAll();
+    }
+    expect(uses).toBe(3);
   });
 
   it('cancels at the end of the period', async () => {

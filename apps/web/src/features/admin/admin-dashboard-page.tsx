@@ -1,20 +1,14 @@
 import { BarChart } from '@mantine/charts';
-import { Container, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { Alert, Container, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { SERVICES } from '@refract/contracts';
+import { SERVICES, type AdminStats } from '@refract/contracts';
 import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { StatCard } from '../../components/stat-card';
 import { api } from '../../lib/api';
 import { formatMoney, formatNumber } from '../../lib/format';
-
-interface AdminStats {
-  userStats: { total: number; developerPlan: number; businessPlan: number };
-  activeSubscriptions: number;
-  featureUsage: Record<string, number>;
-  monthlyRevenue: number;
-}
 
 export function AdminDashboardPage() {
   const { t } = useTranslation();
@@ -35,6 +29,17 @@ export function AdminDashboardPage() {
           const totalUsage = usage.reduce((sum, row) => sum + row.uses, 0);
           return (
             <>
+              {s.paymentsSandboxInProduction && (
+                <Alert
+                  color="red"
+                  mb="lg"
+                  role="alert"
+                  icon={<IconAlertTriangle size={20} />}
+                  title={t('admin.dashboard.sandboxInProductionTitle')}
+                >
+                  {t('admin.dashboard.sandboxInProduction')}
+                </Alert>
+              )}
               <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="lg">
                 <StatCard
                   label={t('admin.dashboard.totalUsers')}

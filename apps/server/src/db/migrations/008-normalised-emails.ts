@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+
+/** The email spelling of lib/email.ts when this migration was written (frozen here on purpose). */
+function normalise(email: string): string {
+  const folded = email.normalize('NFKC').toLowerCase().normalize('NFKC').trim();
+  const at = folded.lastIndexOf('@');
+  if (at < 0) return folded;
+  return `${folded.slice(0, at)}@${folded.slice(at + 1).replace(/\.+$/, '')}`.trim();
+}
+
+/**
+ * Emails were stored trimmed and lower-cased; sign-in now also folds Unicode look-alikes
+ * (NFKC) and trailing dots of the domain (issue #18). Stored emails that change under the new
+ * rule are rewritten, so their owners still sign in. One that would collide with another
+ * account (a look-alike signed up before the fix) is left as it is: an admin decides which
+ * account is whose. Almost every stored email is already ASCII, so almost nothing changes.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  const users: { id: string; email: string }[] = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .orderBy('created_at')
+    .execute();
+  const taken = new Set(users.map((u) => u.email));
+  for (const user of users) {
+    const email = normalise(user.email);
+    if (email === user.email || taken.has(email)) continue;
+    await db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
+    taken.add(email);
+  }
+}
+
+export async function down(): Promise<void> {
+  // The old spellings are not kept; they were look-alikes of the new ones.
+}
