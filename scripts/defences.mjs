@@ -275,6 +275,16 @@ export const DEFENCES = [
     ],
     test: [security('images'), 'file name as a path'],
   },
+  {
+    defence: 'image pipelines bounded per process',
+    edits: [[`${S}media/image/slots.ts`, 'if (active < IMAGE_SLOTS) {', 'if (true) {']],
+    test: [security('image-work'), 'pipelines at once'],
+  },
+  {
+    defence: 'blur areas clamped and merged',
+    edits: [[`${S}tools/blur-face.ts`, 'if (i < 0) break;', 'break;']],
+    test: [security('image-work'), '100000×100000 on a 2000×2000'],
+  },
   // Uploads
   {
     defence: 'empty files refused',

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { decodeToPng } from './magick.js';
+import { inImageSlot } from './slots.js';
 import { sniffFile, type InputFormat } from './sniff.js';
 
 /** Pixels an input may decode to (about 100 megapixels, e.g. 10000×10000). */
@@ -89,7 +90,7 @@ async function loadSvg(path: string): Promise<Buffer> {
  * Opens an uploaded file as an image: the type comes from its bytes, decoding is bounded by a
  * pixel limit, and a damaged file is an `invalid_image` error, never a crash.
  */
-export async function loadImage(path: string): Promise<LoadedImage> {
+export async function loadImage(path: string, signal?: AbortSignal): Promise<LoadedImage> {
   const format = await sniffFile(path);
   if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {
     throw new AppError(
@@ -104,7 +105,7 @@ export async function loadImage(path: string): Promise<LoadedImage> {
     const magickFormat = MAGICK_INPUTS[format];
     if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-    const meta = await base().metadata();
+    const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();
     return {
       format,
