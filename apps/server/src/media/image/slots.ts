@@ -70,18 +70,33 @@ export async function inImageSlot<T>(work: () => Promise<T>, signal?: AbortSigna
   }
 }
 
+export const processingTimeout = () =>
+  new AppError(504, 'processing_timeout', 'Processing took too long and was stopped');
+
 /**
- * `work` within `ms`, else 504 processing_timeout. The caller is answered at the limit; the
- * native work it started keeps its slot until it ends (each pipeline also has libvips' timeout).
+ * Runs `work` for at most `ms`, else fails with 504 processing_timeout. `work` gets a signal
+ * that aborts at the limit or when `signal` does, so its next step never starts; a pipeline
+ * already running finishes in its slot (each also has libvips' own timeout).
  */
-export function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(new AppError(504, 'processing_timeout', 'Processing took too long and was stopped')),
-      ms,
-    );
+export async function withTimeLimit<T>(
+  ms: number,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(processingTimeout()), ms);
+  const follow = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', follow, { once: true });
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+      once: true,
+    });
   });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  try {
+    return await Promise.race([work(controller.signal), stopped]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', follow);
+  }
 }
