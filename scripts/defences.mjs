@@ -254,6 +254,33 @@ export const DEFENCES = [
     test: [security('images'), 'SVG links to'],
   },
   {
+    defence: 'SVG processing instructions refused',
+    edits: [[`${S}media/image/pipeline.ts`, 'if (hasProcessingInstruction(text))', 'if (false)']],
+    test: [security('images'), 'xml-stylesheet'],
+  },
+  {
+    defence: 'SVG CSS read with escapes decoded and comments removed',
+    edits: [
+      [
+        `${S}media/image/svg-references.ts`,
+        'const views = [escaped, stripCssComments(escaped), decodeCssEscapes(stripCssComments(xml))];',
+        'const views = [xml];',
+      ],
+    ],
+    test: [security('images'), 'CSS escape|comment in it'],
+  },
+  {
+    defence: 'SVG character references decoded',
+    edits: [
+      [
+        `${S}media/image/svg-references.ts`,
+        'const xml = decodeXmlReferences(text);',
+        'const xml = text;',
+      ],
+    ],
+    test: [security('images'), 'character reference'],
+  },
+  {
     defence: 'pixel limit on decoding',
     edits: [
       [

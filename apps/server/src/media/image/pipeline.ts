@@ -3,6 +3,7 @@ import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { decodeToPng } from './magick.js';
 import { inImageSlot } from './slots.js';
+import { hasProcessingInstruction, svgReferences } from './svg-references.js';
 import { sniffFile, type InputFormat } from './sniff.js';
 
 /** Pixels an input may decode to (about 100 megapixels, e.g. 10000×10000). */
@@ -60,27 +61,15 @@ export function toImageError(err: unknown): AppError {
 /** What an SVG may point at: its own elements, or an embedded raster image. */
 const SAFE_REFERENCE = /^\s*(#|data:image\/(png|jpeg|gif|webp)[;,])/i;
 
-/** Every place an SVG can name another resource: href attributes (but a link's), url(), @import. */
-function svgReferences(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/<(\w[\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
-    if (m[1]!.toLowerCase() === 'a') continue;
-    for (const href of m[2]!.matchAll(/(?:^|\s)(?:[\w-]+:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi))
-      found.push(href[1] ?? href[2] ?? '');
-  }
-  for (const url of text.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi))
-    found.push(url[1] ?? url[2] ?? url[3] ?? '');
-  if (/@import/i.test(text)) found.push('@import');
-  return found;
-}
-
 /**
- * SVG is parsed by librsvg from memory. Entities are refused outright, and so is any reference
+ * SVG is parsed by librsvg from memory. Entities and processing instructions (an
+ * `<?xml-stylesheet?>` names a style sheet) are refused outright, and so is any reference
  * outside the file: librsvg draws an absolute file:// href, which would read the server's disk.
  */
 async function loadSvg(path: string): Promise<Buffer> {
   const text = await readFile(path, 'utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalidImage('SVG with a DOCTYPE or entities');
+  if (hasProcessingInstruction(text)) throw invalidImage('SVG with a processing instruction');
   if (svgReferences(text).some((ref) => !SAFE_REFERENCE.test(ref)))
     throw invalidImage('SVG that links to other files');
   return Buffer.from(text);
