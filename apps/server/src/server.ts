@@ -1,5 +1,3 @@
-// First: sizes libuv's thread pool before any other module can use it.
-import './thread-pool.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { detectEngines } from './media/engines.js';

@@ -1,5 +1,3 @@
-// First: sizes libuv's thread pool before any other module can use it.
-import './thread-pool.js';
 import { pino } from 'pino';
 import { APP_VERSION } from './app-context.js';
 import { ConfigError, loadConfig } from './config.js';

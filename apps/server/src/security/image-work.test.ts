@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -88,6 +89,9 @@ describe('bounded image work', () => {
     for (const res of answers) expect(res.statusCode, res.body).toBe(200);
     expect(imageSlotCounters().peak).toBeGreaterThanOrEqual(1);
     expect(imageSlotCounters().peak).toBeLessThanOrEqual(IMAGE_SLOTS);
+    // npm start grows libuv's pool by as many threads as there are slots.
+    const preload = readFileSync(new URL('../thread-pool.cts', import.meta.url), 'utf8');
+    expect(preload).toContain(`UV_THREADPOOL_SIZE ??= '${4 + IMAGE_SLOTS}'`);
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
   });
 

@@ -3,8 +3,8 @@ import { AppError } from '../../lib/app-error.js';
 /**
  * At most this many sharp pipelines run at once in this process. Each running pipeline holds
  * one of libuv's threads, which file I/O (uploads, temp files) shares: without a bound, one
- * request with many areas took every thread and another user's upload timed out. The entry
- * points also grow libuv's pool by this many threads (thread-pool.ts).
+ * request with many areas took every thread and another user's upload timed out. `npm start`
+ * also grows libuv's pool by this many threads (thread-pool.cts).
  */
 export const IMAGE_SLOTS = 2;
 
