@@ -459,6 +459,33 @@ export const DEFENCES = [
     test: [security('images'), 'SVG links to'],
   },
   {
+    defence: 'SVG processing instructions refused',
+    edits: [[`${S}media/image/pipeline.ts`, 'if (hasProcessingInstruction(text))', 'if (false)']],
+    test: [security('images'), 'xml-stylesheet'],
+  },
+  {
+    defence: 'SVG CSS read with escapes decoded and comments removed',
+    edits: [
+      [
+        `${S}media/image/svg-references.ts`,
+        'const views = [escaped, stripCssComments(escaped), decodeCssEscapes(stripCssComments(xml))];',
+        'const views = [xml];',
+      ],
+    ],
+    test: [security('images'), 'CSS escape|comment in it'],
+  },
+  {
+    defence: 'SVG character references decoded',
+    edits: [
+      [
+        `${S}media/image/svg-references.ts`,
+        'const xml = decodeXmlReferences(text);',
+        'const xml = text;',
+      ],
+    ],
+    test: [security('images'), 'character reference'],
+  },
+  {
     defence: 'pixel limit on decoding',
     edits: [
       [
@@ -479,6 +506,64 @@ export const DEFENCES = [
       ],
     ],
     test: [security('images'), 'file name as a path'],
+  },
+  {
+    defence: 'image pipelines bounded per process',
+    edits: [[`${S}media/image/slots.ts`, 'if (active < IMAGE_SLOTS) {', 'if (true) {']],
+    test: [security('image-work'), 'pipelines at once'],
+  },
+  {
+    defence: 'blur areas clamped and merged',
+    edits: [[`${S}tools/blur-face.ts`, 'if (i < 0) break;', 'break;']],
+    test: [security('image-work'), '100000×100000 on a 2000×2000'],
+  },
+  {
+    defence: 'watermark font held to the image',
+    edits: [
+      [`${S}tools/watermark.ts`, 'bounds.maxSizePx,\n    WATERMARK', 'Infinity,\n    WATERMARK'],
+    ],
+    test: [security('image-work'), 'scale=3 previewWidth=12'],
+  },
+  {
+    defence: "text held to the image's pixels",
+    edits: [
+      [`${S}media/image/text.ts`, 'Math.max(1_000_000, 4 * width * height)', 'MAX_TEXT_PIXELS'],
+    ],
+    test: [security('image-work'), 'scale=3 previewWidth=12'],
+  },
+  {
+    defence: 'text outline bounded',
+    edits: [
+      [
+        `${S}media/image/text.ts`,
+        'Math.min(options.outlinePx ?? 0, size * MAX_OUTLINE_RATIO, MAX_OUTLINE_PX)',
+        'options.outlinePx ?? 0',
+      ],
+    ],
+    test: [security('image-work'), 'outline by the font size'],
+  },
+  {
+    defence: 'text render time limit',
+    edits: [
+      [
+        `${S}media/image/slots.ts`,
+        'const timer = setTimeout(() => controller.abort(processingTimeout()), ms);',
+        'const timer = undefined;',
+      ],
+    ],
+    test: [security('image-work'), 'processing_timeout past a time limit'],
+  },
+  {
+    defence: 'image tools stop when the client goes, uncharged',
+    edits: [
+      [
+        `${S}routes/tools/tool-routes.ts`,
+        'signal: aborted.signal,',
+        'signal: new AbortController().signal,',
+      ],
+      [`${S}routes/tools/tool-routes.ts`, 'aborted.signal.throwIfAborted();', ''],
+    ],
+    test: [security('image-work'), 'client that went away'],
   },
   // Uploads
   {

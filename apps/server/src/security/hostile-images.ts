@@ -41,6 +41,20 @@ export const svgWithHref = (href: string) =>
       `<rect width="1" height="1" fill="url(${href})"/></svg>`,
   );
 
+/** An SVG given a style sheet by an `<?xml-stylesheet?>` processing instruction. */
+export const svgWithStylesheet = (href: string) =>
+  Buffer.from(
+    `<?xml version="1.0"?>\n<?xml-stylesheet type="text/css" href="${href}"?>\n` +
+      '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect width="20" height="20" fill="white"/></svg>',
+  );
+
+/** An SVG whose style sheet says `css` (a reference spelled with escapes, comments, ...). */
+export const svgWithCss = (css: string) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><style>${css}</style>` +
+      '<rect class="x" width="20" height="20" fill="white"/></svg>',
+  );
+
 /** A few bytes of SVG that draw as `width`×`height` pixels. */
 export const svgOfSize = (width: number, height: number) =>
   Buffer.from(

@@ -93,6 +93,62 @@ describe('hostile images', () => {
   });
 
   it.each([
+    ['an <?xml-stylesheet?> instruction', (href: string) => hostile.svgWithStylesheet(href)],
+    [
+      'url() with a CSS escape: u\\72l(',
+      (href: string) => hostile.svgWithCss(`.x{fill:u\\72l(${href})}`),
+    ],
+    [
+      'url() with a CSS escape and its space: \\75 rl(',
+      (href: string) => hostile.svgWithCss(`.x{fill:\\75 rl(${href})}`),
+    ],
+    [
+      'url() with a six-digit CSS escape: \\000075rl(',
+      (href: string) => hostile.svgWithCss(`.x{fill:\\000075rl(${href})}`),
+    ],
+    [
+      'url() with a CSS escape inside: url(\\66ile:',
+      (href: string) => hostile.svgWithCss(`.x{fill:url(${href.replace('f', '\\66 ')})}`),
+    ],
+    [
+      '@import with a CSS escape: @\\69mport',
+      (href: string) => hostile.svgWithCss(`@\\69mport "${href}";`),
+    ],
+    [
+      'url() with a comment in it: u/**/rl(',
+      (href: string) => hostile.svgWithCss(`.x{fill:u/**/rl(${href})}`),
+    ],
+    [
+      'url() with a character reference: u&#114;l(',
+      (href: string) => hostile.svgWithCss(`.x{fill:u&#114;l(${href})}`),
+    ],
+    ['a url( left unclosed', (href: string) => hostile.svgWithCss(`.x{fill:url(${href}`)],
+  ])('refuses an SVG naming a file through %s', async (_, make) => {
+    const red = join(scratch, 'red.png');
+    await solid(20, 20).png().toFile(red);
+    for (const href of [`file://${red}`, `${baitUrl}/svg-css.png`]) {
+      const res = await convert(make(href), 'styled.svg');
+      expect(res.statusCode, href).toBe(422);
+      expect(res.json().code, href).toBe('invalid_image');
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('still reads an SVG whose CSS has comments, escapes and links inside the file', async () => {
+    const svg = hostile.svgWithCss('/* a gradient */ .x { fill: url(\\23 g) }');
+    const withGradient = Buffer.from(
+      svg
+        .toString()
+        .replace(
+          '<style>',
+          '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs><style>',
+        ),
+    );
+    const res = await convert(withGradient, 'fine.svg');
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it.each([
     ['100000×100000', 100_000, 100_000],
     ['10240×10240, just over the 100-megapixel limit', 10_240, 10_240],
   ])('refuses an SVG that draws %s pixels before drawing it', async (_, width, height) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { compressFieldsSchema, toolById } from '@refract/contracts';
 import type { z } from 'zod';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
+import { inImageSlot } from '../media/image/slots.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 type Fields = z.output<typeof compressFieldsSchema>;
@@ -16,8 +17,8 @@ export const compressTool: ToolDefinition<Fields> = {
   maxBytes: toolById('compress').maxUploadBytes,
   fields: compressFieldsSchema,
   service: () => 'optimize-compress',
-  async run({ input, inputBytes, fields, workDir }) {
-    const image = await loadImage(input);
+  async run({ input, inputBytes, fields, workDir, signal }) {
+    const image = await loadImage(input, signal);
     let pipeline = image.pipeline();
     if (fields.width || fields.height) {
       // One side given: the other follows the aspect ratio. Both: exactly that size.
@@ -40,16 +41,13 @@ export const compressTool: ToolDefinition<Fields> = {
           ? ['webp', 'image/webp']
           : ['jpg', 'image/jpeg'];
     const path = join(workDir, `result.${extension}`);
-    if (keep === 'png')
-      await pipeline
-        .png({ quality, palette: quality < 100, compressionLevel: 9, effort: 7 })
-        .toFile(path);
-    else if (keep === 'webp') await pipeline.webp({ quality }).toFile(path);
-    else
-      await pipeline
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality, mozjpeg: true })
-        .toFile(path);
+    const encoded =
+      keep === 'png'
+        ? pipeline.png({ quality, palette: quality < 100, compressionLevel: 9, effort: 7 })
+        : keep === 'webp'
+          ? pipeline.webp({ quality })
+          : pipeline.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
+    await inImageSlot(() => encoded.toFile(path), signal);
     const outputBytes = (await stat(path)).size;
     return {
       path,

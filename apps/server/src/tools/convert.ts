@@ -30,8 +30,8 @@ export const convertTool: ToolDefinition<{
       );
     }
   },
-  async run({ input, fields, workDir, config }) {
-    const image = await loadImage(input);
+  async run({ input, fields, workDir, config, signal }) {
+    const image = await loadImage(input, signal);
     const animated = image.pages > 1 && ANIMATED_OUTPUTS.has(fields.format);
     const { extension, contentType } = OUTPUTS[fields.format];
     const path = join(workDir, `result.${extension}`);
@@ -39,6 +39,7 @@ export const convertTool: ToolDefinition<{
       animated,
       config,
       workDir,
+      signal,
     });
     return { path, contentType, filename: `converted.${extension}` };
   },

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { cropFieldsSchema, toolById } from '@refract/contracts';
 import type { z } from 'zod';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
+import { inImageSlot } from '../media/image/slots.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -15,9 +16,10 @@ export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
   maxBytes: toolById('crop').maxUploadBytes,
   fields: cropFieldsSchema,
   service: () => 'modify-crop',
-  async run({ input, fields, workDir }) {
-    const image = await loadImage(input);
-    const { width, height } = (await image.pipeline().metadata()).autoOrient;
+  async run({ input, fields, workDir, signal }) {
+    const image = await loadImage(input, signal);
+    const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
+      .autoOrient;
     // The browser's rectangle may poke out by a rounding error (or more): keep what lies inside.
     const left = clamp(Math.round(fields.x), 0, width - 1);
     const top = clamp(Math.round(fields.y), 0, height - 1);
@@ -28,7 +30,7 @@ export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
       height: clamp(Math.round(fields.height), 1, height - top),
     };
     const path = join(workDir, 'result.png');
-    await image.pipeline().extract(area).png().toFile(path);
+    await inImageSlot(() => image.pipeline().extract(area).png().toFile(path), signal);
     return { path, contentType: 'image/png', filename: 'cropped-image.png' };
   },
 };

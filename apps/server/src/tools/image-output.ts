@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { runFfmpeg } from '../media/av/run-ffmpeg.js';
 import { OUTPUTS } from '../media/image/formats.js';
 import { encodeFromPng } from '../media/image/magick.js';
+import { inImageSlot } from '../media/image/slots.js';
 import { traceToSvg } from '../media/image/trace.js';
 
 const MAGICK_NAMES = {
@@ -35,18 +36,23 @@ export async function writeImage(
   pipeline: Sharp,
   format: ImageFormat,
   path: string,
-  { animated, config, workDir }: { animated: boolean; config: Config; workDir: string },
+  {
+    animated,
+    config,
+    workDir,
+    signal,
+  }: { animated: boolean; config: Config; workDir: string; signal?: AbortSignal },
 ): Promise<void> {
   const { engine } = OUTPUTS[format];
   if (engine === 'sharp') {
     const target = format === 'jpg' ? 'jpeg' : format;
     // JPEG has no alpha: put transparent pixels on white rather than black.
     const flat = target === 'jpeg' ? pipeline.flatten({ background: '#ffffff' }) : pipeline;
-    await flat.toFormat(target as 'jpeg').toFile(path);
+    await inImageSlot(() => flat.toFormat(target as 'jpeg').toFile(path), signal);
     return;
   }
   if (engine === 'magick') {
-    const png = await pipeline.png().toBuffer();
+    const png = await inImageSlot(() => pipeline.png().toBuffer(), signal);
     await writeFile(
       path,
       await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]),
@@ -54,12 +60,12 @@ export async function writeImage(
     return;
   }
   if (engine === 'potrace') {
-    await writeFile(path, await traceToSvg(pipeline));
+    await writeFile(path, await traceToSvg(pipeline, signal));
     return;
   }
   if (engine === 'ffmpeg') {
     const frames = join(workDir, animated ? 'frames.gif' : 'frame.png');
-    await (animated ? pipeline.gif() : pipeline.png()).toFile(frames);
+    await inImageSlot(() => (animated ? pipeline.gif() : pipeline.png()).toFile(frames), signal);
     // A still image becomes a 3-second clip; an animation keeps its own timing.
     const input = animated
       ? ['-i', frames]

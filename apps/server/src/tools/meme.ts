@@ -4,7 +4,8 @@ import type { OverlayOptions } from 'sharp';
 import type { z } from 'zod';
 import { clipOverlay } from '../media/image/overlay.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
-import { renderText } from '../media/image/text.js';
+import { inImageSlot } from '../media/image/slots.js';
+import { renderText, textBoundsFor } from '../media/image/text.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 type Fields = z.output<typeof memeFieldsSchema>;
@@ -23,12 +24,14 @@ export const memeTool: ToolDefinition<Fields> = {
   maxBytes: toolById('meme').maxUploadBytes,
   fields: memeFieldsSchema,
   service: () => 'create-meme',
-  async run({ input, fields, workDir }) {
-    const image = await loadImage(input);
-    const { width, height } = (await image.pipeline().metadata()).autoOrient;
+  async run({ input, fields, workDir, signal }) {
+    const image = await loadImage(input, signal);
+    const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
+      .autoOrient;
     const outside = fields.position === 'outside';
     const band = outside ? MEME_BAND_PX : 0;
     const canvas = { width, height: height + 2 * band };
+    const bounds = textBoundsFor(canvas);
     // Inside: white with a black outline, readable on any photo. Outside: the band's opposite.
     const style = outside
       ? { color: fields.background === 'white' ? BANDS.black : BANDS.white, outlinePx: 0 }
@@ -38,8 +41,10 @@ export const memeTool: ToolDefinition<Fields> = {
       const rendered = await renderText({
         text,
         font: 'meme',
-        sizePx: MEME_FONT_PX,
+        sizePx: Math.min(MEME_FONT_PX, bounds.maxSizePx),
         wrapWidth: Math.max(1, width - 2 * MARGIN_PX),
+        maxPixels: bounds.maxPixels,
+        signal,
         ...style,
       });
       const top = outside
@@ -47,17 +52,23 @@ export const memeTool: ToolDefinition<Fields> = {
         : where === 'top'
           ? MARGIN_PX
           : height - MARGIN_PX - rendered.height;
-      return clipOverlay(rendered, (width - rendered.width) / 2, top, canvas);
+      return clipOverlay(rendered, (width - rendered.width) / 2, top, canvas, signal);
     };
-    const overlays = (
-      await Promise.all([draw(fields.topText, 'top'), draw(fields.bottomText, 'bottom')])
-    ).filter((overlay) => overlay !== null);
+    // One after the other: each text is its own pipelines, and they share the process's slots.
+    const overlays: OverlayOptions[] = [];
+    for (const [text, where] of [
+      [fields.topText, 'top'],
+      [fields.bottomText, 'bottom'],
+    ] as const) {
+      const overlay = await draw(text, where);
+      if (overlay) overlays.push(overlay);
+    }
     let pipeline = image.pipeline();
     if (outside) {
       pipeline = pipeline.extend({ top: band, bottom: band, background: BANDS[fields.background] });
     }
     const path = join(workDir, 'result.png');
-    await pipeline.composite(overlays).png().toFile(path);
+    await inImageSlot(() => pipeline.composite(overlays).png().toFile(path), signal);
     return { path, contentType: 'image/png', filename: 'meme.png' };
   },
 };

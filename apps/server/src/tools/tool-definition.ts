@@ -22,7 +22,7 @@ export interface ToolContext<Fields> {
   config: Config;
   /** Told how far the work is, 0 to 1 (jobs report it to their watchers). */
   onProgress(fraction: number): void;
-  /** Aborts when the job is cancelled: stop at once and throw. */
+  /** Aborts when the job is cancelled, or the client of a request tool goes away: stop and throw. */
   signal: AbortSignal;
 }
 

@@ -3,13 +3,39 @@ import { toolById, WATERMARK_BASE_FONT_PX, watermarkFieldsSchema } from '@refrac
 import type { z } from 'zod';
 import { clipOverlay, fadeOverlay, rotateOverlay } from '../media/image/overlay.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
-import { renderText } from '../media/image/text.js';
+import { inImageSlot } from '../media/image/slots.js';
+import { renderText, textBoundsFor } from '../media/image/text.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** Outline width as a share of the font size: thin, but visible on a light background. */
 const OUTLINE_RATIO = 1 / 20;
 
-export const watermarkTool: ToolDefinition<z.output<typeof watermarkFieldsSchema>> = {
+type Fields = z.output<typeof watermarkFieldsSchema>;
+
+/**
+ * The text as the user sized it on a preview (the download keeps that proportion of the
+ * width), held to the image: `scale=3 previewWidth=12` once asked for a font ten times the
+ * image's width and an outline half as wide, minutes of CPU.
+ */
+export function watermarkText(fields: Fields, image: { width: number; height: number }) {
+  const bounds = textBoundsFor(image);
+  const previewWidth = fields.previewWidth ?? image.width;
+  const sizePx = Math.min(
+    bounds.maxSizePx,
+    WATERMARK_BASE_FONT_PX * fields.scale * (image.width / previewWidth),
+  );
+  return {
+    text: fields.text,
+    font: 'text' as const,
+    sizePx,
+    color: '#ffffff',
+    outlinePx: sizePx * OUTLINE_RATIO,
+    outlineColor: '#000000',
+    maxPixels: bounds.maxPixels,
+  };
+}
+
+export const watermarkTool: ToolDefinition<Fields> = {
   id: 'watermark',
   path: '/api/watermark',
   summary: 'Add a text watermark to an image',
@@ -18,32 +44,30 @@ export const watermarkTool: ToolDefinition<z.output<typeof watermarkFieldsSchema
   maxBytes: toolById('watermark').maxUploadBytes,
   fields: watermarkFieldsSchema,
   service: () => 'security-watermark',
-  async run({ input, fields, workDir }) {
-    const image = await loadImage(input);
-    const { width, height } = (await image.pipeline().metadata()).autoOrient;
-    // The user sized the text on a preview; the download keeps that proportion of the width.
-    const sizePx = WATERMARK_BASE_FONT_PX * fields.scale * (width / (fields.previewWidth ?? width));
-    const text = await renderText({
-      text: fields.text,
-      font: 'text',
-      sizePx,
-      color: '#ffffff',
-      outlinePx: sizePx * OUTLINE_RATIO,
-      outlineColor: '#000000',
-    });
-    const overlay = await fadeOverlay(await rotateOverlay(text, fields.rotation), fields.opacity);
+  async run({ input, fields, workDir, signal }) {
+    const image = await loadImage(input, signal);
+    const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
+      .autoOrient;
+    const text = await renderText({ ...watermarkText(fields, { width, height }), signal });
+    const rotated = await rotateOverlay(text, fields.rotation, signal);
+    const overlay = await fadeOverlay(rotated, fields.opacity, signal);
     const placed = await clipOverlay(
       overlay,
       fields.x * width - overlay.width / 2,
       fields.y * height - overlay.height / 2,
       { width, height },
+      signal,
     );
     const path = join(workDir, 'result.png');
-    await image
-      .pipeline()
-      .composite(placed ? [placed] : [])
-      .png()
-      .toFile(path);
+    await inImageSlot(
+      () =>
+        image
+          .pipeline()
+          .composite(placed ? [placed] : [])
+          .png()
+          .toFile(path),
+      signal,
+    );
     return { path, contentType: 'image/png', filename: 'watermarked-image.png' };
   },
 };

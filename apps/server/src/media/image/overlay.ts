@@ -1,26 +1,39 @@
 import sharp, { type OverlayOptions } from 'sharp';
+import { inImageSlot } from './slots.js';
 import type { TextImage } from './text.js';
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** Turns an overlay by `degrees` clockwise (as a canvas does), growing it to fit the corners. */
-export async function rotateOverlay(overlay: TextImage, degrees: number): Promise<TextImage> {
+export async function rotateOverlay(
+  overlay: TextImage,
+  degrees: number,
+  signal?: AbortSignal,
+): Promise<TextImage> {
   if (degrees % 360 === 0) return overlay;
-  const { data, info } = await sharp(overlay.png)
-    .rotate(degrees, { background: TRANSPARENT })
-    .png()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await inImageSlot(
+    () =>
+      sharp(overlay.png)
+        .rotate(degrees, { background: TRANSPARENT })
+        .png()
+        .toBuffer({ resolveWithObject: true }),
+    signal,
+  );
   return { png: data, width: info.width, height: info.height };
 }
 
 /** Multiplies the overlay's alpha by `opacity` (0 to 1). */
-export async function fadeOverlay(overlay: TextImage, opacity: number): Promise<TextImage> {
+export async function fadeOverlay(
+  overlay: TextImage,
+  opacity: number,
+  signal?: AbortSignal,
+): Promise<TextImage> {
   if (opacity >= 1) return overlay;
-  const png = await sharp(overlay.png)
-    .ensureAlpha()
-    .linear([1, 1, 1, opacity], [0, 0, 0, 0])
-    .png()
-    .toBuffer();
+  const png = await inImageSlot(
+    () =>
+      sharp(overlay.png).ensureAlpha().linear([1, 1, 1, opacity], [0, 0, 0, 0]).png().toBuffer(),
+    signal,
+  );
   return { ...overlay, png };
 }
 
@@ -33,6 +46,7 @@ export async function clipOverlay(
   left: number,
   top: number,
   base: { width: number; height: number },
+  signal?: AbortSignal,
 ): Promise<OverlayOptions | null> {
   const x0 = Math.max(0, Math.round(left));
   const y0 = Math.max(0, Math.round(top));
@@ -42,14 +56,18 @@ export async function clipOverlay(
   const visible =
     x1 - x0 === overlay.width && y1 - y0 === overlay.height
       ? overlay.png
-      : await sharp(overlay.png)
-          .extract({
-            left: x0 - Math.round(left),
-            top: y0 - Math.round(top),
-            width: x1 - x0,
-            height: y1 - y0,
-          })
-          .png()
-          .toBuffer();
+      : await inImageSlot(
+          () =>
+            sharp(overlay.png)
+              .extract({
+                left: x0 - Math.round(left),
+                top: y0 - Math.round(top),
+                width: x1 - x0,
+                height: y1 - y0,
+              })
+              .png()
+              .toBuffer(),
+          signal,
+        );
   return { input: visible, left: x0, top: y0 };
 }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { decodeToPng } from './magick.js';
+import { inImageSlot } from './slots.js';
+import { hasProcessingInstruction, svgReferences } from './svg-references.js';
 import { sniffFile, type InputFormat } from './sniff.js';
 
 /** Pixels an input may decode to (about 100 megapixels, e.g. 10000×10000). */
@@ -59,27 +61,15 @@ export function toImageError(err: unknown): AppError {
 /** What an SVG may point at: its own elements, or an embedded raster image. */
 const SAFE_REFERENCE = /^\s*(#|data:image\/(png|jpeg|gif|webp)[;,])/i;
 
-/** Every place an SVG can name another resource: href attributes (but a link's), url(), @import. */
-function svgReferences(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(/<(\w[\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
-    if (m[1]!.toLowerCase() === 'a') continue;
-    for (const href of m[2]!.matchAll(/(?:^|\s)(?:[\w-]+:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi))
-      found.push(href[1] ?? href[2] ?? '');
-  }
-  for (const url of text.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi))
-    found.push(url[1] ?? url[2] ?? url[3] ?? '');
-  if (/@import/i.test(text)) found.push('@import');
-  return found;
-}
-
 /**
- * SVG is parsed by librsvg from memory. Entities are refused outright, and so is any reference
+ * SVG is parsed by librsvg from memory. Entities and processing instructions (an
+ * `<?xml-stylesheet?>` names a style sheet) are refused outright, and so is any reference
  * outside the file: librsvg draws an absolute file:// href, which would read the server's disk.
  */
 async function loadSvg(path: string): Promise<Buffer> {
   const text = await readFile(path, 'utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalidImage('SVG with a DOCTYPE or entities');
+  if (hasProcessingInstruction(text)) throw invalidImage('SVG with a processing instruction');
   if (svgReferences(text).some((ref) => !SAFE_REFERENCE.test(ref)))
     throw invalidImage('SVG that links to other files');
   return Buffer.from(text);
@@ -89,7 +79,7 @@ async function loadSvg(path: string): Promise<Buffer> {
  * Opens an uploaded file as an image: the type comes from its bytes, decoding is bounded by a
  * pixel limit, and a damaged file is an `invalid_image` error, never a crash.
  */
-export async function loadImage(path: string): Promise<LoadedImage> {
+export async function loadImage(path: string, signal?: AbortSignal): Promise<LoadedImage> {
   const format = await sniffFile(path);
   if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {
     throw new AppError(
@@ -104,7 +94,7 @@ export async function loadImage(path: string): Promise<LoadedImage> {
     const magickFormat = MAGICK_INPUTS[format];
     if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-    const meta = await base().metadata();
+    const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();
     return {
       format,

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
+import { inImageSlot, TEXT_RENDER_MS, withTimeLimit } from './slots.js';
 
 /**
  * Text drawn into images with fonts that ship in npm packages (SIL Open Font License), never
@@ -26,7 +27,22 @@ export const FONTS = {
  * About how many pixels one block of text may cover: a font size follows the image's size, so
  * without a bound 200 characters at a huge size would be gigapixels.
  */
-const MAX_TEXT_PIXELS = 25_000_000;
+export const MAX_TEXT_PIXELS = 25_000_000;
+/** An outline is at most this share of the font size, and this many pixels: its blur's cost. */
+const MAX_OUTLINE_RATIO = 1 / 10;
+export const MAX_OUTLINE_PX = 48;
+
+/**
+ * The bounds of text drawn on a `width`×`height` image, whatever the request derived: a font
+ * no larger than the image's longer side, and a block of text of at most four times the image's
+ * pixels (at least 1 MP, so small images keep their text as the preview showed it).
+ */
+export function textBoundsFor({ width, height }: { width: number; height: number }) {
+  return {
+    maxSizePx: Math.max(1, width, height),
+    maxPixels: Math.min(MAX_TEXT_PIXELS, Math.max(1_000_000, 4 * width * height)),
+  };
+}
 
 let registered: Promise<void> | undefined;
 
@@ -34,7 +50,9 @@ let registered: Promise<void> | undefined;
 function registerFonts(): Promise<void> {
   registered ??= (async () => {
     for (const fontfile of FONT_FILES) {
-      await sharp({ text: { text: '.', fontfile, font: 'Noto Sans 8' } }).toBuffer();
+      await inImageSlot(() =>
+        sharp({ text: { text: '.', fontfile, font: 'Noto Sans 8' } }).toBuffer(),
+      );
     }
   })();
   return registered;
@@ -62,30 +80,51 @@ export interface TextOptions {
   /** A dark outline this many pixels wide around each glyph, for text on any background. */
   outlinePx?: number;
   outlineColor?: string;
+  /** Pixels the block may cover (the font shrinks to fit); MAX_TEXT_PIXELS at most. */
+  maxPixels?: number;
+  /** Aborts the render at its next step (the client went away). */
+  signal?: AbortSignal;
 }
 
-/** Renders one block of text to a transparent PNG, with an optional outline. */
-export async function renderText(options: TextOptions): Promise<TextImage> {
+/**
+ * Renders one block of text to a transparent PNG, with an optional outline, within
+ * TEXT_RENDER_MS (else 504 processing_timeout). Sizes are bounded here whatever the caller
+ * asked: Pango's work grows with the font size and the outline's blur with its width.
+ */
+export function renderText(options: TextOptions): Promise<TextImage> {
+  return withTimeLimit(TEXT_RENDER_MS, options.signal, (signal) => render(options, signal));
+}
+
+async function render(options: TextOptions, signal: AbortSignal): Promise<TextImage> {
   await registerFonts();
   // Each character takes roughly a square of the font size.
-  const bound = Math.sqrt(MAX_TEXT_PIXELS / Math.max(1, [...options.text].length));
+  const maxPixels = Math.min(MAX_TEXT_PIXELS, options.maxPixels ?? MAX_TEXT_PIXELS);
+  const bound = Math.sqrt(maxPixels / Math.max(1, [...options.text].length));
   const size = Math.max(1, Math.round(Math.min(options.sizePx, bound) * 10) / 10);
-  const { data, info } = await sharp({
-    text: {
-      text: `<span foreground="${options.color}">${escapeMarkup(options.text)}</span>`,
-      font: `${FONTS[options.font]} ${size}`,
-      dpi: 72,
-      rgba: true,
-      align: 'centre',
-      width: options.wrapWidth ? Math.max(1, Math.round(options.wrapWidth)) : undefined,
-      wrap: 'word-char',
-    },
-  })
-    .png()
-    .toBuffer({ resolveWithObject: true });
-  const outline = Math.round(options.outlinePx ?? 0);
+  const { data, info } = await inImageSlot(
+    () =>
+      sharp({
+        text: {
+          text: `<span foreground="${options.color}">${escapeMarkup(options.text)}</span>`,
+          font: `${FONTS[options.font]} ${size}`,
+          dpi: 72,
+          rgba: true,
+          align: 'centre',
+          width: options.wrapWidth ? Math.max(1, Math.round(options.wrapWidth)) : undefined,
+          wrap: 'word-char',
+        },
+      })
+        .timeout({ seconds: TEXT_RENDER_MS / 1000 })
+        .png()
+        .toBuffer({ resolveWithObject: true }),
+    signal,
+  );
+  const outline = Math.round(
+    Math.min(options.outlinePx ?? 0, size * MAX_OUTLINE_RATIO, MAX_OUTLINE_PX),
+  );
   if (outline < 1) return { png: data, width: info.width, height: info.height };
-  return addOutline(data, info.width, info.height, outline, options.outlineColor ?? '#000000');
+  const color = options.outlineColor ?? '#000000';
+  return addOutline(data, info.width, info.height, outline, color, signal);
 }
 
 /**
@@ -98,25 +137,38 @@ async function addOutline(
   height: number,
   radius: number,
   color: string,
+  signal: AbortSignal,
 ): Promise<TextImage> {
   // Room for the blur's tail, which the steep edge turns into outline.
   const pad = 2 * radius;
   const padded = { width: width + 2 * pad, height: height + 2 * pad };
   const transparent = { r: 0, g: 0, b: 0, alpha: 0 };
-  const mask = await sharp(png)
-    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: transparent })
-    .extractChannel(3)
-    .blur(Math.max(0.3, radius * 0.6))
-    .raw({ depth: 'uchar' })
-    .toBuffer();
+  const mask = await inImageSlot(
+    () =>
+      sharp(png)
+        .extend({ top: pad, bottom: pad, left: pad, right: pad, background: transparent })
+        .extractChannel(3)
+        .blur(Math.max(0.3, radius * 0.6))
+        .raw({ depth: 'uchar' })
+        .toBuffer(),
+    signal,
+  );
   for (let i = 0; i < mask.length; i += 1) mask[i] = Math.min(255, mask[i]! * 10);
-  const layer = await sharp({ create: { ...padded, channels: 3, background: color } })
-    .joinChannel(mask, { raw: { ...padded, channels: 1 } })
-    .png()
-    .toBuffer();
-  const outlined = await sharp(layer)
-    .composite([{ input: png, left: pad, top: pad }])
-    .png()
-    .toBuffer();
+  const layer = await inImageSlot(
+    () =>
+      sharp({ create: { ...padded, channels: 3, background: color } })
+        .joinChannel(mask, { raw: { ...padded, channels: 1 } })
+        .png()
+        .toBuffer(),
+    signal,
+  );
+  const outlined = await inImageSlot(
+    () =>
+      sharp(layer)
+        .composite([{ input: png, left: pad, top: pad }])
+        .png()
+        .toBuffer(),
+    signal,
+  );
   return { png: outlined, ...padded };
 }

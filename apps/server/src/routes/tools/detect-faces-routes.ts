@@ -4,6 +4,7 @@ import { detectFacesResponseSchema, toolById, type DetectedFace } from '@refract
 import type { AppContext } from '../../app-context.js';
 import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js';
 import { loadImage, toImageError } from '../../media/image/pipeline.js';
+import { inImageSlot } from '../../media/image/slots.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
 
 /**
@@ -46,8 +47,8 @@ export const detectFacesRoutes =
           let source: { width: number; height: number };
           let pixels: Awaited<ReturnType<typeof detectionPixels>>;
           try {
-            source = (await image.pipeline().metadata()).autoOrient;
-            pixels = await detectionPixels(image.pipeline());
+            source = (await inImageSlot(() => image.pipeline().metadata())).autoOrient;
+            pixels = await inImageSlot(() => detectionPixels(image.pipeline()));
           } catch (err) {
             throw toImageError(err);
           }

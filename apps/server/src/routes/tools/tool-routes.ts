@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { formatsResponseSchema } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
@@ -8,12 +9,27 @@ import type { JobService } from '../../services/jobs/job-service.js';
 import { formatTable } from '../../media/image/formats.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
+import { clientGone } from '../../media/image/slots.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { registerJobTool } from './job-tool-route.js';
 import { downloadHeaders, runMetered } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
+
+/**
+ * A signal that aborts when the client goes away before its answer is sent. The response's
+ * 'close' before it has finished means exactly that; the request's own 'close' also fires when
+ * its body has simply been read, so it is not used.
+ */
+function abortOnClientGone(response: ServerResponse) {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort(clientGone());
+  };
+  response.once('close', onClose);
+  return { signal: controller.signal, disarm: () => response.off('close', onClose) };
+}
 
 /**
  * One POST route per tool (audio and video ones run as jobs, see job-tool-route.ts): sign-in, upload to disk, field checks, quota reservation, the tool,
@@ -54,6 +70,7 @@ export const toolRoutes =
         async (request, reply) => {
           const workDir = await createWorkDir(context.config.dataDir);
           let cleanupNow = true;
+          const aborted = abortOnClientGone(reply.raw);
           try {
             const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, workDir);
             const fields = parseToolFields(tool, upload.fields);
@@ -66,14 +83,19 @@ export const toolRoutes =
               engines: context.engines,
               config: context.config,
               onProgress: () => {},
-              signal: new AbortController().signal,
+              signal: aborted.signal,
             };
             const result = await runMetered(
               services,
               request.user!,
               tool.service(fields),
               reply,
-              () => tool.run(run),
+              async () => {
+                const done = await tool.run(run);
+                // Finished after the client left: nobody gets it, so it is not charged.
+                aborted.signal.throwIfAborted();
+                return done;
+              },
               tool.mapError,
             );
             const stream = createReadStream(result.path);
@@ -87,6 +109,7 @@ export const toolRoutes =
               .headers(downloadHeaders(result.contentType, result.filename))
               .send(stream);
           } finally {
+            aborted.disarm();
             if (cleanupNow) await removeWorkDir(workDir);
           }
         },

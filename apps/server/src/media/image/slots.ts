@@ -1,0 +1,102 @@
+import { AppError } from '../../lib/app-error.js';
+
+/**
+ * At most this many sharp pipelines run at once in this process. Each running pipeline holds
+ * one of libuv's threads, which file I/O (uploads, temp files) shares: without a bound, one
+ * request with many areas took every thread and another user's upload timed out. `npm start`
+ * also grows libuv's pool by this many threads (thread-pool.cts).
+ */
+export const IMAGE_SLOTS = 2;
+
+/** The longest a block of text may take to render, outline included. */
+export const TEXT_RENDER_MS = 10_000;
+
+let active = 0;
+const waiting: (() => void)[] = [];
+const counters = { peak: 0, started: 0 };
+
+/** Live counters, for tests and logs: running now, most ever at once, pipelines started, queued. */
+export function imageSlotCounters() {
+  return { ...counters, active, waiting: waiting.length };
+}
+
+/** The reason an image tool stops when its client has gone: nobody gets the answer. */
+export const clientGone = () =>
+  new AppError(409, 'job_cancelled', 'The request was cancelled: the client went away');
+
+function release() {
+  const next = waiting.shift();
+  if (next) next();
+  else active -= 1;
+}
+
+/** Waits for a slot; a signal that aborts while waiting takes the caller out of the queue. */
+function acquire(signal?: AbortSignal): Promise<void> {
+  if (active < IMAGE_SLOTS) {
+    active += 1;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      const at = waiting.indexOf(grant);
+      if (at >= 0) waiting.splice(at, 1);
+      reject(signal!.reason);
+    };
+    // The slot passes straight from the releasing pipeline to this one (active is unchanged).
+    const grant = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    waiting.push(grant);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs one sharp pipeline (`work` calls toFile, toBuffer or metadata) once a slot is free.
+ * Every step of an image tool goes through here, so a tool whose request was aborted stops at
+ * its next step.
+ */
+export async function inImageSlot<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
+  await acquire(signal);
+  try {
+    signal?.throwIfAborted();
+    counters.started += 1;
+    counters.peak = Math.max(counters.peak, active);
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+export const processingTimeout = () =>
+  new AppError(504, 'processing_timeout', 'Processing took too long and was stopped');
+
+/**
+ * Runs `work` for at most `ms`, else fails with 504 processing_timeout. `work` gets a signal
+ * that aborts at the limit or when `signal` does, so its next step never starts; a pipeline
+ * already running finishes in its slot (each also has libvips' own timeout).
+ */
+export async function withTimeLimit<T>(
+  ms: number,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(processingTimeout()), ms);
+  const follow = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', follow, { once: true });
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
+  try {
+    return await Promise.race([work(controller.signal), stopped]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', follow);
+  }
+}
