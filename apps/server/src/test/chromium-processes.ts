@@ -69,3 +69,18 @@ export async function chromiumOnce(
   }
   return state;
 }
+
+/** Resident memory (kB) of the processes of the browsers this test process runs. */
+export function ourChromiumRssKb(): number {
+  const { browsers } = ourChromium();
+  const ours = allProcesses().filter((p) => browsers.includes(p.pgid));
+  let total = 0;
+  for (const { pid } of ours) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4;
+    } catch {
+      // exited while we looked
+    }
+  }
+  return total;
+}

@@ -1,23 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../../test/accounts.js';
-import { hasChromium } from '../../test/chromium-processes.js';
+import { hasChromium, ourChromiumRssKb } from '../../test/chromium-processes.js';
 import { registerSubscriber } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-
-/** Resident memory (kB) of every Chromium process on the machine. */
-function chromiumRssKb(): number {
-  let out = '';
-  try {
-    out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss=']).toString();
-  } catch {
-    return 0; // none running
-  }
-  return out.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
-}
 
 describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () => {
   let t: TestApp;
@@ -145,14 +133,14 @@ describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () 
     });
     // Warm up to the steady state (every pooled context alive), then look for growth.
     for (let i = 0; i < 5; i += 1) await render(page(i));
-    const before = chromiumRssKb();
+    const before = ourChromiumRssKb();
     for (let i = 0; i < 30; i += 1) {
       const res = await render({
         html: `<h1>Render ${i}</h1><div style="height:2000px;background:linear-gradient(red,blue)"></div>`,
       });
       expect(res.statusCode).toBe(200);
     }
-    const growthMb = (chromiumRssKb() - before) / 1024;
+    const growthMb = (ourChromiumRssKb() - before) / 1024;
     expect(growthMb).toBeLessThan(150);
   }, 120_000);
 });
