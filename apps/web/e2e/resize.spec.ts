@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
@@ -19,6 +21,16 @@ const photo = () =>
     ])
     .png()
     .toBuffer();
+
+/** Serious and critical WCAG 2.1 A/AA findings, with every option of the page on show. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /** The page's text without the invisible marks that keep sizes left to right in Arabic. */
 const plain = (text: string | null) => (text ?? '').replace(/[\u2066-\u2069]/g, '');
@@ -87,6 +99,7 @@ test('resize does not enlarge unless allowed, and says so', async ({ strictPage:
   // Contain keeps the target's shape, at the size that shows the image at 100 %.
   await expect.poll(async () => plain(await plan.textContent())).toContain('356 × 200 px');
   await expect(plan).toContainText('Turn on “Allow enlarging” to get');
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole('switch', { name: 'Allow enlarging' }).check();
   await expect
     .poll(async () => plain(await plan.textContent()))
@@ -117,6 +130,7 @@ for (const width of [375, 1280]) {
       await page.locator('button[type="submit"]').click();
       await expect(page.locator('a[download="photo-1200x630.png"]')).toBeVisible();
       expect(await overflowsHorizontally(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({
         path: `${SCREENSHOTS}/resize-${language}-${width}.png`,
         fullPage: true,

@@ -18,7 +18,13 @@ export function ResultAlert({
 }) {
   const { t } = useTranslation();
   return (
-    <Alert color="green" role="status" title={t('tool.ready')}>
+    <Alert
+      color="green"
+      role="status"
+      title={t('tool.ready')}
+      // Green on the light green background is under 3:1; the body's colour reads (WCAG AA).
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
+    >
       <Group justify="space-between" wrap="wrap" gap="sm">
         {(children || before !== undefined) && (
           <Stack gap={2}>

@@ -137,6 +137,8 @@ export function ResizeOptions({ settings, source, onChange }: Props) {
                   format="hex"
                   // A colour code reads left to right in Arabic too (#ffffff, not ffffff#).
                   dir="ltr"
+                  // Its eye-dropper button has no name to give a screen reader; swatches suffice.
+                  withEyeDropper={false}
                   value={settings.background}
                   onChange={(background) => onChange({ background })}
                   onBlur={() =>

@@ -1,4 +1,5 @@
-import { Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById } from '@refract/contracts';
@@ -92,9 +93,12 @@ export function ResizePage() {
               </Text>
             )}
             {file && plan?.limited && (
-              <Text size="sm" c="orange.8">
-                {asked ? t('resize.limitedTo', { size: dimensions(asked) }) : t('resize.limited')}
-              </Text>
+              <Group gap={6} wrap="nowrap" align="flex-start" mt={4}>
+                <IconInfoCircle size={18} aria-hidden style={{ flexShrink: 0 }} />
+                <Text size="sm">
+                  {asked ? t('resize.limitedTo', { size: dimensions(asked) }) : t('resize.limited')}
+                </Text>
+              </Group>
             )}
             {file && !source && (
               <Text size="sm" c="dimmed">
