@@ -135,8 +135,9 @@ export function ResizeOptions({ settings, source, onChange }: Props) {
                 <ColorInput
                   label={t('resize.background')}
                   format="hex"
-                  // A colour code reads left to right in Arabic too (#ffffff, not ffffff#).
-                  dir="ltr"
+                  // A colour code reads left to right in Arabic too (#ffffff, not ffffff#), while
+                  // the field keeps the page's side for its swatch.
+                  styles={{ input: { unicodeBidi: 'plaintext' } }}
                   // Its eye-dropper button has no name to give a screen reader; swatches suffice.
                   withEyeDropper={false}
                   value={settings.background}
