@@ -186,6 +186,19 @@ describe('resize', () => {
     expect(meta).toMatchObject({ format: 'gif', width: 16, pageHeight: 12, pages: 5 });
   });
 
+  it.skipIf(!fixtures.hasFfmpeg)('keeps an animated WebP animated, cropped by cover', async () => {
+    const webp = await sharp(fixtures.animatedGif(), { animated: true }).webp().toBuffer();
+    const res = await post(
+      { ...exact, width: '12', height: '12', fit: 'cover' },
+      webp,
+      'loop.webp',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toContain('loop-12x12.webp');
+    const meta = await sharp(res.rawPayload, { animated: true }).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 12, pageHeight: 12, pages: 5 });
+  });
+
   describe('bad requests: a clear code, nothing charged, no temp file left', () => {
     const stats = async () =>
       (await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })).json()
