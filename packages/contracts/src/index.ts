@@ -10,5 +10,6 @@ export * from './formats.js';
 export * from './html-to-image.js';
 export * from './media.js';
 export * from './editors.js';
+export * from './resize.js';
 export * from './payments.js';
 export * from './api-keys.js';

@@ -29,7 +29,7 @@ export const SERVICE_TOOL: Record<Service, string | null> = {
   'optimize-upscale': 'upscale',
   'optimize-remove-background': null,
   'create-meme': 'meme',
-  'modify-resize': null,
+  'modify-resize': 'resize',
   'modify-crop': 'crop',
   'modify-rotate': 'rotate',
   'convert-to-jpg': 'convert',

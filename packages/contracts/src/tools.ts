@@ -33,6 +33,13 @@ export const TOOLS = [
     maxUploadBytes: 10 * MB,
   },
   {
+    id: 'resize',
+    route: '/resize',
+    category: 'image',
+    services: ['modify-resize'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
     id: 'htmlToImage',
     route: '/html-to-image',
     category: 'image',

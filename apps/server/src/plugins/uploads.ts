@@ -10,6 +10,8 @@ export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
   path?: string;
   bytes: number;
+  /** The name the client gave the file: only ever text for a download name, never a path. */
+  filename?: string;
   fields: Record<string, string>;
   workDir: string;
 }
@@ -66,6 +68,7 @@ export async function receiveUpload(
         part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));
         await pipeline(part.file, createWriteStream(path));
         upload.path = path;
+        upload.filename = part.filename || undefined;
         upload.bytes = (await stat(path)).size;
       } else if (typeof part.value === 'string') {
         upload.fields[part.fieldname] = part.value;

@@ -7,6 +7,7 @@ import { convertVideoTool } from './convert-video.js';
 import { convertTool } from './convert.js';
 import { cropTool } from './crop.js';
 import { memeTool } from './meme.js';
+import { resizeTool } from './resize.js';
 import { rotateTool } from './rotate.js';
 import { upscaleTool } from './upscale.js';
 import { watermarkTool } from './watermark.js';
@@ -16,6 +17,7 @@ import type { ToolDefinition } from './tool-definition.js';
 export const TOOL_REGISTRY: readonly ToolDefinition[] = [
   convertTool,
   compressTool,
+  resizeTool,
   rotateTool,
   upscaleTool,
   convertAudioTool,

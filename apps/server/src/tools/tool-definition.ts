@@ -15,6 +15,8 @@ export interface ToolResult {
 export interface ToolContext<Fields> {
   input: string;
   inputBytes: number;
+  /** The uploaded file's own name, untrusted (e.g. for a result named after it). */
+  inputName?: string;
   fields: Fields;
   /** A private temp directory, removed after the response whatever happens. */
   workDir: string;

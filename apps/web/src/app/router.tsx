@@ -29,6 +29,9 @@ const ConvertPage = lazy(() =>
 const CompressPage = lazy(() =>
   import('../features/tools/compress/compress-page').then((m) => ({ default: m.CompressPage })),
 );
+const ResizePage = lazy(() =>
+  import('../features/tools/resize/resize-page').then((m) => ({ default: m.ResizePage })),
+);
 const RotatePage = lazy(() =>
   import('../features/tools/rotate/rotate-page').then((m) => ({ default: m.RotatePage })),
 );
@@ -96,6 +99,7 @@ const DashboardPage = lazy(() =>
 const TOOL_PAGES: Record<ToolId, ReactNode> = {
   convert: <ConvertPage />,
   compress: <CompressPage />,
+  resize: <ResizePage />,
   rotate: <RotatePage />,
   upscale: <UpscalePage />,
   htmlToImage: <HtmlToImagePage />,

@@ -7,6 +7,7 @@ import {
   IconMoodHappy,
   IconMovie,
   IconPhotoDown,
+  IconResize,
   IconRotateClockwise,
   IconTransform,
   IconVideoMinus,
@@ -19,6 +20,7 @@ import {
 const ICONS: Record<string, Icon> = {
   '/convert': IconTransform,
   '/compress': IconPhotoDown,
+  '/resize': IconResize,
   '/html-to-image': IconCode,
   '/rotate': IconRotateClockwise,
   '/crop': IconCrop,

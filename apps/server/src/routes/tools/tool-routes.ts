@@ -78,6 +78,7 @@ export const toolRoutes =
             const run = {
               input: upload.path!,
               inputBytes: upload.bytes,
+              inputName: upload.filename,
               fields,
               workDir,
               engines: context.engines,

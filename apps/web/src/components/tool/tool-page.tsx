@@ -9,7 +9,7 @@ import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
 import { ErrorAlert } from '../error-alert';
 import { ToolFrame } from './tool-frame';
-import { useToolRun } from './use-tool-run';
+import { useToolRun, type ToolResult } from './use-tool-run';
 
 export const IMAGE_ACCEPT = [
   'image/*',
@@ -49,6 +49,8 @@ interface ToolPageProps {
   editor?(image: { file: File; url: string }): ReactNode;
   /** A check before sending (e.g. nothing to blur yet): a message stops the request. */
   validate?(): string | null;
+  /** More about the result beside its sizes (e.g. its dimensions before and after). */
+  resultDetails?(result: ToolResult): ReactNode;
   /** The tool's own words for a failure that has no more precise message (spec section 8). */
   failedMessage?: string;
 }
@@ -125,10 +127,9 @@ export function ToolPage(props: ToolPageProps) {
         {props.submitLabel}
       </Button>
       {run.result && (
-        <ResultAlert
-          result={run.result}
-          before={props.showSizes === false ? undefined : original}
-        />
+        <ResultAlert result={run.result} before={props.showSizes === false ? undefined : original}>
+          {props.resultDetails?.(run.result)}
+        </ResultAlert>
       )}
     </ToolFrame>
   );
