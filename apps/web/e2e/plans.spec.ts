@@ -1,3 +1,4 @@
+import { hasTool, SERVICES } from '@refract/contracts';
 import { expect, test } from './fixtures';
 import { apiFromPage, logInAsAdmin, signUp, uniqueEmail } from './helpers';
 
@@ -42,6 +43,27 @@ test('the plans page shows three plans and marks the current one', async ({ stri
     'href',
     /\/subscribe\?planId=/,
   );
+});
+
+test('plan cards and the dashboard list only services that have a tool', async ({
+  strictPage: page,
+}) => {
+  const english = (await import('../src/locales/en.json', { with: { type: 'json' } })).default;
+  const label = (service: (typeof SERVICES)[number]) => english.services[service];
+  await page.goto('/plans');
+  await expect(page.getByRole('heading', { level: 2 })).toHaveCount(3);
+  for (const service of SERVICES) {
+    const shown = page.getByText(label(service), { exact: true });
+    if (hasTool(service)) await expect(shown.first(), service).toBeVisible();
+    else await expect(shown, service).toHaveCount(0);
+  }
+  await signUp(page, uniqueEmail(), 'services password 1');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  for (const service of SERVICES) {
+    const row = page.getByTestId(`usage-${service}`);
+    if (hasTool(service)) await expect(row, service).toBeVisible();
+    else await expect(row, service).toHaveCount(0);
+  }
 });
 
 test('an admin creates a plan with bulk quotas, edits it and deletes it', async ({

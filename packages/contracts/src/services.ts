@@ -42,3 +42,10 @@ export const SERVICE_TOOL: Record<Service, string | null> = {
   'compress-video': 'compressVideo',
   'compress-audio': 'compressAudio',
 };
+
+/**
+ * Whether people can spend a service: it has a tool. Plan cards and the dashboard list only
+ * these, so nobody is sold or shown uses of a tool that does not exist; admins still set every
+ * service's quota, ready for when its tool lands.
+ */
+export const hasTool = (service: Service): boolean => SERVICE_TOOL[service] !== null;

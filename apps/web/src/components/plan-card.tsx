@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PLAN_FEATURES, UNLIMITED, type Plan } from '@refract/contracts';
+import { DEFAULT_PLAN_FEATURES, hasTool, UNLIMITED, type Plan } from '@refract/contracts';
 import { formatMoney, formatNumber } from '../lib/format';
 import { useSession } from '../lib/session/session-context';
 
@@ -62,21 +62,23 @@ export function PlanCard({
         ))}
         <Divider />
         <List size="xs" spacing={2} style={{ flex: 1 }}>
-          {plan.services.map((service) => (
-            <List.Item key={service.name}>
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Text size="xs">{t(`services.${service.name}`)}</Text>
-                <Text size="xs" fw={600}>
-                  {service.monthlyQuota === UNLIMITED
-                    ? t('plans.unlimited')
-                    : t('plans.perMonthQuota', {
-                        count: service.monthlyQuota,
-                        formatted: formatNumber(service.monthlyQuota),
-                      })}
-                </Text>
-              </Group>
-            </List.Item>
-          ))}
+          {plan.services
+            .filter((service) => hasTool(service.name))
+            .map((service) => (
+              <List.Item key={service.name}>
+                <Group justify="space-between" gap="xs" wrap="nowrap">
+                  <Text size="xs">{t(`services.${service.name}`)}</Text>
+                  <Text size="xs" fw={600}>
+                    {service.monthlyQuota === UNLIMITED
+                      ? t('plans.unlimited')
+                      : t('plans.perMonthQuota', {
+                          count: service.monthlyQuota,
+                          formatted: formatNumber(service.monthlyQuota),
+                        })}
+                  </Text>
+                </Group>
+              </List.Item>
+            ))}
         </List>
         <Button
           component={Link}
