@@ -10,8 +10,6 @@ describe('services and their tools', () => {
   });
 
   it('offers no service without a tool (remove background waits for its tool)', () => {
-    expect(SERVICES.filter((service) => !hasTool(service))).toEqual([
-      'optimize-remove-background',
-    ]);
+    expect(SERVICES.filter((service) => !hasTool(service))).toEqual(['optimize-remove-background']);
   });
 });
