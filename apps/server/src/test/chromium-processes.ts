@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { residentBytes, statFields } from '../media/html/renderer-memory-watchdog.js';
 
 export function hasChromium(): boolean {
   try {
@@ -17,20 +18,23 @@ interface Proc {
   pgid: number;
 }
 
+/** The command name of a process (empty once it is gone). */
+function commOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 function allProcesses(): Proc[] {
   const all: Proc[] = [];
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue; // exited, waiting to be reaped
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      all.push({ pid, comm, ppid: Number(fields[1]), pgid: Number(fields[2]) });
-    } catch {
-      // exited while we looked
-    }
+    const fields = statFields(pid);
+    if (!fields || fields[0] === 'Z') continue; // gone, or exited and waiting to be reaped
+    all.push({ pid, comm: commOf(pid), ppid: Number(fields[1]), pgid: Number(fields[2]) });
   }
   return all;
 }
@@ -74,13 +78,5 @@ export async function chromiumOnce(
 export function ourChromiumRssKb(): number {
   const { browsers } = ourChromium();
   const ours = allProcesses().filter((p) => browsers.includes(p.pgid));
-  let total = 0;
-  for (const { pid } of ours) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4;
-    } catch {
-      // exited while we looked
-    }
-  }
-  return total;
+  return ours.reduce((sum, { pid }) => sum + residentBytes(pid) / 1024, 0);
 }

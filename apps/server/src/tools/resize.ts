@@ -8,20 +8,23 @@ import {
   MAX_INPUT_PIXELS,
   toImageError,
 } from '../media/image/pipeline.js';
+import { OUTPUTS } from '../media/image/formats.js';
 import type { InputFormat } from '../media/image/sniff.js';
 import { inImageSlot } from '../media/image/slots.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-/** What each input is written back as: its own format where sharp writes it, else PNG. */
-const OUTPUT: Partial<Record<InputFormat, { extensions: string[]; contentType: string }>> = {
-  jpeg: { extensions: ['jpg', 'jpeg', 'jpe'], contentType: 'image/jpeg' },
-  png: { extensions: ['png'], contentType: 'image/png' },
-  webp: { extensions: ['webp'], contentType: 'image/webp' },
-  gif: { extensions: ['gif'], contentType: 'image/gif' },
-  avif: { extensions: ['avif'], contentType: 'image/avif' },
-  tiff: { extensions: ['tif', 'tiff'], contentType: 'image/tiff' },
+/**
+ * The inputs written back in their own format (sharp writes them; content types from the shared
+ * OUTPUTS table), with the extensions a name may spell them with; any other input becomes PNG.
+ */
+const KEPT: Partial<Record<InputFormat, string[]>> = {
+  jpeg: ['jpg', 'jpeg', 'jpe'],
+  png: ['png'],
+  webp: ['webp'],
+  gif: ['gif'],
+  avif: ['avif'],
+  tiff: ['tif', 'tiff'],
 };
-const PNG = OUTPUT.png!;
 
 /** Formats whose frames are kept: an animated GIF or WebP stays animated. */
 const ANIMATED = new Set<InputFormat>(['gif', 'webp']);
@@ -86,8 +89,8 @@ export const resizeTool: ToolDefinition<ResizeFields> = {
     // Width and height as displayed, after the EXIF orientation is applied.
     const source = (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
     const plan = planResize(source, fields);
-    const output = OUTPUT[image.format] ?? PNG;
-    const format = OUTPUT[image.format] ? image.format : 'png';
+    const format = KEPT[image.format] ? image.format : 'png';
+    const extensions = KEPT[format]!;
     // Every frame of an animation counts against the bound, as an input's would.
     const frames = animated ? image.pages : 1;
     if (plan.width * plan.height * frames > MAX_INPUT_PIXELS) throw imageTooLarge();
@@ -99,13 +102,13 @@ export const resizeTool: ToolDefinition<ResizeFields> = {
       position: 'centre',
       background: fields.background,
     });
-    const path = join(workDir, `result.${output.extensions[0]}`);
+    const path = join(workDir, `result.${extensions[0]}`);
     await inImageSlot(() => encode(resized, format).toFile(path), signal);
     const outputBytes = (await stat(path)).size;
     return {
       path,
-      contentType: output.contentType,
-      filename: resizedName(inputName, output.extensions, plan),
+      contentType: OUTPUTS[format as keyof typeof OUTPUTS].contentType,
+      filename: resizedName(inputName, extensions, plan),
       headers: {
         'x-original-size': String(inputBytes),
         'x-result-size': String(outputBytes),

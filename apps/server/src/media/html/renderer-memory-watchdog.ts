@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 const WATCH_INTERVAL_MS = 100;
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
-function statFields(pid: number): string[] | null {
+export function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -25,7 +25,7 @@ const isType = (pid: number, type: 'zygote' | 'renderer'): boolean => {
 };
 
 /** Resident memory of one process in bytes (second field of statm, in pages of 4 kB). */
-const residentBytes = (pid: number): number => {
+export const residentBytes = (pid: number): number => {
   try {
     return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
   } catch {

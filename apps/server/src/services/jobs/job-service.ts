@@ -35,7 +35,7 @@ const CANCELLED_CHARGED = {
   status: 409,
   code: 'job_cancelled',
   message:
-    'This job was cancelled after it had done most of its work, so its use was charged (see the charging rule in the API documentation).',
+    'This job was cancelled after substantial work (half its progress, or a minute of running), so its use was charged (see the charging rule in the API documentation).',
 };
 
 const now = () => new Date().toISOString();
