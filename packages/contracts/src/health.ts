@@ -18,6 +18,8 @@ export const healthSchema = z.object({
     chromium: engine,
     /** The face-detection model (loaded on first use; this says it is installed). */
     faces: engine,
+    /** The person-segmentation model of remove background (installed; loaded on first use). */
+    segmentation: engine,
   }),
 });
 

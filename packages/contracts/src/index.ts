@@ -11,5 +11,6 @@ export * from './html-to-image.js';
 export * from './media.js';
 export * from './editors.js';
 export * from './resize.js';
+export * from './remove-background.js';
 export * from './payments.js';
 export * from './api-keys.js';

@@ -9,7 +9,7 @@ describe('services and their tools', () => {
       expect(ids, service).toContain(SERVICE_TOOL[service]);
   });
 
-  it('offers no service without a tool (remove background waits for its tool)', () => {
-    expect(SERVICES.filter((service) => !hasTool(service))).toEqual(['optimize-remove-background']);
+  it('offers every service through a tool', () => {
+    expect(SERVICES.filter((service) => !hasTool(service))).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export type Service = (typeof SERVICES)[number];
 export const SERVICE_TOOL: Record<Service, string | null> = {
   'optimize-compress': 'compress',
   'optimize-upscale': 'upscale',
-  'optimize-remove-background': null,
+  'optimize-remove-background': 'removeBackground',
   'create-meme': 'meme',
   'modify-resize': 'resize',
   'modify-crop': 'crop',

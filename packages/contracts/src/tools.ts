@@ -40,6 +40,13 @@ export const TOOLS = [
     maxUploadBytes: 10 * MB,
   },
   {
+    id: 'removeBackground',
+    route: '/remove-background',
+    category: 'image',
+    services: ['optimize-remove-background'],
+    maxUploadBytes: 10 * MB,
+  },
+  {
     id: 'htmlToImage',
     route: '/html-to-image',
     category: 'image',

@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { EngineStatus, Health } from '@refract/contracts';
 import { faceModelStatus } from './faces/face-detector.js';
+import { segmentationModelStatus } from './segmentation/person-segmenter.js';
 
 export type Engines = Health['engines'];
 
@@ -77,5 +78,12 @@ export async function detectEngines(paths: { ffmpeg: string; chromium: string })
     detectFfmpeg(paths.ffmpeg),
     detectChromium(paths.chromium),
   ]);
-  return { sharp, magick, ffmpeg, chromium, faces: faceModelStatus() };
+  return {
+    sharp,
+    magick,
+    ffmpeg,
+    chromium,
+    faces: faceModelStatus(),
+    segmentation: segmentationModelStatus(),
+  };
 }

@@ -7,6 +7,7 @@ import { convertVideoTool } from './convert-video.js';
 import { convertTool } from './convert.js';
 import { cropTool } from './crop.js';
 import { memeTool } from './meme.js';
+import { removeBackgroundTool } from './remove-background.js';
 import { resizeTool } from './resize.js';
 import { rotateTool } from './rotate.js';
 import { upscaleTool } from './upscale.js';
@@ -18,6 +19,7 @@ export const TOOL_REGISTRY: readonly ToolDefinition[] = [
   convertTool,
   compressTool,
   resizeTool,
+  removeBackgroundTool,
   rotateTool,
   upscaleTool,
   convertAudioTool,

@@ -11,6 +11,7 @@ import {
 import { OUTPUTS } from '../media/image/formats.js';
 import type { InputFormat } from '../media/image/sniff.js';
 import { inImageSlot } from '../media/image/slots.js';
+import { clientName } from './output-name.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
@@ -51,26 +52,18 @@ function encode(pipeline: Sharp, format: InputFormat): Sharp {
 }
 
 /**
- * `IMG_1054.jpg` → `IMG_1054-1080x1080.jpg`. The client's name is text only: reduced to ASCII
- * letters, digits, dots, dashes and underscores; nothing left of it gives `resized-image.<ext>`.
+ * `IMG_1054.jpg` → `IMG_1054-1080x1080.jpg`; a name with nothing usable left gives
+ * `resized-image.<ext>`.
  */
 export function resizedName(
   original: string | undefined,
   extensions: string[],
   size: { width: number; height: number },
 ): string {
-  const base = (original ?? '').split(/[/\\]/).pop()!;
-  const dot = base.lastIndexOf('.');
-  const ownExtension = dot >= 0 ? base.slice(dot + 1) : '';
-  const stem = (dot >= 0 ? base.slice(0, dot) : base)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[.-]+|[.-]+$/g, '')
-    .slice(0, 100);
+  const { stem, extension: ownExtension } = clientName(original);
   // The name's own spelling of the extension (.JPEG, .jpg) when it is one of the format's.
   const extension = extensions.includes(ownExtension.toLowerCase()) ? ownExtension : extensions[0]!;
-  if (!/[a-z0-9]/i.test(stem)) return `resized-image.${extension}`;
+  if (!stem) return `resized-image.${extension}`;
   return `${stem}-${size.width}x${size.height}.${extension}`;
 }
 

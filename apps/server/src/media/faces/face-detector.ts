@@ -4,23 +4,21 @@ import { dirname, join } from 'node:path';
 import type { DetectedFace, EngineStatus } from '@refract/contracts';
 import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
+import { tensorflow, TFJS_WASM_FILE, type Tf } from '../tfjs-wasm.js';
 
 /**
  * Face detection with the SSD MobileNet v1 weights that ship inside @vladmandic/face-api, run by
- * TensorFlow.js on its WebAssembly backend (the .wasm ships in @tensorflow/tfjs-backend-wasm):
- * nothing is downloaded, at install or at run time. The model loads once, on first use.
+ * the shared TensorFlow.js WebAssembly runtime: nothing is downloaded, at install or at run time.
+ * The model loads once, on first use.
  */
 const require = createRequire(import.meta.url);
 const FACE_API_PACKAGE = '@vladmandic/face-api/package.json';
-const WASM_FILE = '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm';
 const MODEL_MANIFEST = 'ssd_mobilenetv1_model-weights_manifest.json';
 
 /** The detector sees the image at most this wide or high: faster, and enough for faces. */
 const DETECTION_SIDE = 1024;
 const MIN_CONFIDENCE = 0.5;
 const MAX_FACES = 50;
-
-type Tf = typeof import('@tensorflow/tfjs');
 
 /** The part of face-api's API used here. */
 interface FaceApi {
@@ -37,7 +35,7 @@ const modelDir = () => join(dirname(require.resolve(FACE_API_PACKAGE)), 'model')
 /** Whether the packages and weights are installed (for /api/health; loads nothing). */
 export function faceModelStatus(): EngineStatus {
   try {
-    require.resolve(WASM_FILE);
+    require.resolve(TFJS_WASM_FILE);
     if (!existsSync(join(modelDir(), MODEL_MANIFEST))) throw new Error('no model');
     const { version } = JSON.parse(readFileSync(require.resolve(FACE_API_PACKAGE), 'utf8')) as {
       version: string;
@@ -54,27 +52,8 @@ interface Detector {
 }
 
 async function loadDetector(): Promise<Detector> {
-  const tf = require('@tensorflow/tfjs') as Tf;
-  const wasm = require('@tensorflow/tfjs-backend-wasm') as {
-    setWasmPaths(prefix: string): void;
-  };
+  const tf = await tensorflow();
   const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
-  wasm.setWasmPaths(`${dirname(require.resolve(WASM_FILE))}/`);
-  // The Emscripten loader installs process-wide handlers that rethrow every uncaught error and
-  // unhandled rejection; they are not ours to install, so they go again once it is loaded.
-  const before = new Set([
-    ...process.listeners('uncaughtException'),
-    ...process.listeners('unhandledRejection'),
-  ]);
-  try {
-    if (!(await tf.setBackend('wasm'))) throw new Error('the WebAssembly backend did not start');
-    await tf.ready();
-  } finally {
-    for (const listener of process.listeners('uncaughtException'))
-      if (!before.has(listener)) process.off('uncaughtException', listener);
-    for (const listener of process.listeners('unhandledRejection'))
-      if (!before.has(listener)) process.off('unhandledRejection', listener);
-  }
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir());
   return { tf, faceapi };
 }

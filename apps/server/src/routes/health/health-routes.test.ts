@@ -20,6 +20,10 @@ describeEachDatabase('GET /api/health', (kind) => {
     expect(body.engines.sharp.libvips).toMatch(/^\d+\.\d+/);
     expect(body.engines.magick.available).toBe(true);
     expect(body.engines.faces).toMatchObject({ available: true, version: expect.any(String) });
+    expect(body.engines.segmentation).toEqual({
+      available: true,
+      version: 'mediapipe-selfie-segmentation-general',
+    });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
