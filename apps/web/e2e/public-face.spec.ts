@@ -80,7 +80,7 @@ test('the home page shows the tool tabs, the live plans and no contact link when
     'Video compression',
   ]);
   const panel = page.getByRole('tabpanel');
-  await expect(panel.getByRole('link')).toHaveCount(10);
+  await expect(panel.getByRole('link')).toHaveCount(11);
   await tabs.nth(3).click();
   await expect(panel.getByRole('link', { name: /Compress audio/ })).toHaveAttribute(
     'href',

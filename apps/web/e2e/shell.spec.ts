@@ -34,10 +34,10 @@ test('a deep link loads the app, and unknown pages show a not-found page', async
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
 
-test('the Features menu lists the ten image tools', async ({ strictPage: page }) => {
+test('the Features menu lists the eleven image tools', async ({ strictPage: page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Features' }).click();
-  await expect(page.getByRole('menuitem')).toHaveCount(10);
+  await expect(page.getByRole('menuitem')).toHaveCount(11);
 });
 
 test('Arabic switches the page to right-to-left', async ({ strictPage: page }) => {

@@ -32,6 +32,11 @@ const CompressPage = lazy(() =>
 const ResizePage = lazy(() =>
   import('../features/tools/resize/resize-page').then((m) => ({ default: m.ResizePage })),
 );
+const RemoveBackgroundPage = lazy(() =>
+  import('../features/tools/remove-background/remove-background-page').then((m) => ({
+    default: m.RemoveBackgroundPage,
+  })),
+);
 const RotatePage = lazy(() =>
   import('../features/tools/rotate/rotate-page').then((m) => ({ default: m.RotatePage })),
 );
@@ -100,6 +105,7 @@ const TOOL_PAGES: Record<ToolId, ReactNode> = {
   convert: <ConvertPage />,
   compress: <CompressPage />,
   resize: <ResizePage />,
+  removeBackground: <RemoveBackgroundPage />,
   rotate: <RotatePage />,
   upscale: <UpscalePage />,
   htmlToImage: <HtmlToImagePage />,

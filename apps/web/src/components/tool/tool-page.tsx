@@ -51,6 +51,8 @@ interface ToolPageProps {
   validate?(): string | null;
   /** More about the result beside its sizes (e.g. its dimensions before and after). */
   resultDetails?(result: ToolResult): ReactNode;
+  /** A look at the result beside the chosen image, under the download (e.g. before and after). */
+  resultPreview?(result: ToolResult, before: { file: File; url: string }): ReactNode;
   /** The tool's own words for a failure that has no more precise message (spec section 8). */
   failedMessage?: string;
 }
@@ -131,6 +133,10 @@ export function ToolPage(props: ToolPageProps) {
           {props.resultDetails?.(run.result)}
         </ResultAlert>
       )}
+      {run.result &&
+        file &&
+        previewUrl &&
+        props.resultPreview?.(run.result, { file, url: previewUrl })}
     </ToolFrame>
   );
 }
