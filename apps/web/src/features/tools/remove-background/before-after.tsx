@@ -60,7 +60,7 @@ export function BeforeAfter({ before, after }: { before: string; after: string }
         min={0}
         max={100}
         label={null}
-        thumbProps={{ 'aria-label': t('removeBackground.compare') }}
+        thumbLabel={t('removeBackground.compare')}
       />
     </Box>
   );
