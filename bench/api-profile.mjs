@@ -1,6 +1,7 @@
 // Where an API request's CPU goes: the built server runs under `node --cpu-prof` while
 // autocannon loads one endpoint, and the profile's self time is summed by package (or by our
-// own source file). One server per endpoint, so each profile holds one kind of request.
+// own source file), counting only the samples taken under load. One server per endpoint, so
+// each profile holds one kind of request.
 // Prints a table; bench/results/api-overhead.md quotes it.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,10 +25,17 @@ function owner(url, functionName) {
   return url;
 }
 
-function selfTimeByOwner(profile) {
+/**
+ * Self time per owner over the samples taken from `fromMicros` on: start-up (loading modules,
+ * migrating) is left out. V8's profile clock and process.hrtime are both the monotonic clock.
+ */
+function selfTimeByOwner(profile, fromMicros) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const totals = new Map();
+  let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i += 1) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < fromMicros) continue;
     const node = byId.get(profile.samples[i]);
     const { url, functionName } = node.callFrame;
     const key = owner(url, functionName);
@@ -42,6 +50,7 @@ async function profileOf(name, path, signedIn) {
   const headers = signedIn
     ? { authorization: `Bearer ${await lib.signUp(refract.base, 'prof@example.com')}` }
     : {};
+  const loadStarted = Number(process.hrtime.bigint() / 1000n);
   const run = await autocannon({
     url: `${refract.base}${path}`,
     headers,
@@ -50,7 +59,7 @@ async function profileOf(name, path, signedIn) {
   });
   await refract.stop();
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  const totals = selfTimeByOwner(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+  const totals = selfTimeByOwner(JSON.parse(readFileSync(join(dir, file), 'utf8')), loadStarted);
   rmSync(dir, { recursive: true, force: true });
   const busy = [...totals].filter(([k]) => k !== '(idle)');
   const sum = busy.reduce((s, [, t]) => s + t, 0);
