@@ -34,7 +34,9 @@ const baseline = http
   .createServer((req, res) => {
     if (req.url === '/style.css') {
       res.writeHead(200, { 'content-type': 'text/css' });
-      return res.end('body{font-family:sans-serif;margin:0 auto;max-width:60rem}h1{font-size:2rem}');
+      return res.end(
+        'body{font-family:sans-serif;margin:0 auto;max-width:60rem}h1{font-size:2rem}',
+      );
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tools</title>

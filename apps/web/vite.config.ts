@@ -3,7 +3,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-const contracts = fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url));
+const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
+const contracts = `${contractsDir}index.ts`;
 
 /** Text files worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|css|html|json|svg|txt|map)$/;
@@ -41,8 +42,37 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The contracts define their zod schemas as module-level constants beside the constants the
+ * pages use (tool lists, languages). Rollup keeps a module-level call it cannot prove free of
+ * side effects, so every schema, and zod with them, was in the first script (32 KB of gzip for
+ * the ten constants the pages import). Each module-level constant of the contracts is wrapped
+ * in an IIFE marked pure: the same value when used, dropped when not. Contracts do no work at
+ * load time but build values, so this changes nothing else.
+ */
+function pureContractConstants(): Plugin {
+  return {
+    name: 'refract-pure-contract-constants',
+    transform(code, id) {
+      if (!id.startsWith(contractsDir)) return;
+      const inits: { start: number; end: number }[] = [];
+      for (const node of this.parse(code).body) {
+        const declaration = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
+        if (declaration?.type !== 'VariableDeclaration') continue;
+        for (const { init } of declaration.declarations)
+          if (init?.type === 'CallExpression' || init?.type === 'MemberExpression')
+            inits.push(init as unknown as { start: number; end: number });
+      }
+      let out = code;
+      for (const { start, end } of inits.sort((a, b) => b.start - a.start))
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), pureContractConstants(), precompress()],
   resolve: { alias: { '@refract/contracts': contracts } },
   server: {
     port: 5173,
@@ -55,10 +85,15 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 1200,
     rollupOptions: {
-      // The contracts define their zod schemas at module level, and the pages import constants
-      // from the same modules (tool lists, languages): marking zod's builders pure lets Rollup
-      // drop the schemas no page uses, and zod with them, instead of keeping every one.
-      treeshake: { manualPureFunctions: ['z'] },
+      output: {
+        // Named so a reader of the network log (and e2e/first-load.spec.ts) tells them apart.
+        chunkFileNames: ({ facadeModuleId }) =>
+          facadeModuleId?.includes('/locales/legal/')
+            ? 'assets/legal-[name]-[hash].js'
+            : facadeModuleId?.includes('/locales/')
+              ? 'assets/locale-[name]-[hash].js'
+              : 'assets/[name]-[hash].js',
+      },
     },
   },
 });
