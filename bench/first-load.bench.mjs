@@ -5,6 +5,7 @@
 // node:http: what a page with no client-side app at all costs on the same machine.
 // ConvertX, the comparison the issue names, is not installed here (no network), so it is not
 // measured; this baseline stands in for "a server-rendered page" and is labelled as such.
+/* global window */
 import http from 'node:http';
 import { chromium } from 'playwright-core';
 import * as lib from './lib.mjs';

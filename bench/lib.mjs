@@ -30,7 +30,7 @@ export async function startRefract(port, env = {}, nodeArgs = []) {
   });
   const exited = new Promise((r) => child.once('exit', r));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // a shared machine under load starts slowly
   for (;;) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,

@@ -1,8 +1,11 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
 const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
 const contracts = `${contractsDir}index.ts`;
 
@@ -15,28 +18,24 @@ const COMPRESSIBLE = /\.(js|css|html|json|svg|txt|map)$/;
  * (plugins/web-app.ts) instead of compressing on every request or not at all.
  */
 function precompress(): Plugin {
+  let outDir = 'dist';
   return {
     name: 'refract-precompress',
     apply: 'build',
-    enforce: 'post',
-    generateBundle(_options, bundle) {
-      for (const file of Object.values(bundle)) {
-        if (!COMPRESSIBLE.test(file.fileName)) continue;
-        const source = file.type === 'chunk' ? file.code : file.source;
-        const bytes = typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    // From the files as written: earlier hooks (Vite's preload helper among them) still change
+    // the code in generateBundle, so the compressed copies are made from the final bytes.
+    async writeBundle(_options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!COMPRESSIBLE.test(fileName)) continue;
+        const path = join(root, outDir, fileName);
+        const bytes = await readFile(path);
         if (bytes.length < 1024) continue;
-        this.emitFile({
-          type: 'asset',
-          fileName: `${file.fileName}.br`,
-          source: brotliCompressSync(bytes, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
-          }),
-        });
-        this.emitFile({
-          type: 'asset',
-          fileName: `${file.fileName}.gz`,
-          source: gzipSync(bytes, { level: 9 }),
-        });
+        const brotli = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+        await writeFile(`${path}.br`, brotliCompressSync(bytes, { params: brotli }));
+        await writeFile(`${path}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },
   };
