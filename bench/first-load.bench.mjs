@@ -69,16 +69,19 @@ async function load(url, throttled) {
   });
   await page.addInitScript(() => {
     window.__lcp = 0;
+    window.__fcp = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        if (entry.name === 'first-contentful-paint') window.__fcp = entry.startTime;
+    }).observe({ type: 'paint', buffered: true });
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) window.__lcp = entry.startTime;
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
   await page.goto(url, { waitUntil: 'networkidle', timeout: 120_000 });
+  await page.waitForFunction(() => window.__fcp > 0, null, { timeout: 60_000 });
   await lib.sleep(500);
-  const paints = await page.evaluate(() => ({
-    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
-    lcp: window.__lcp,
-  }));
+  const paints = await page.evaluate(() => ({ fcp: window.__fcp, lcp: window.__lcp }));
   await context.close();
   return { ...paints, ...bytes };
 }

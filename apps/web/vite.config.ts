@@ -10,7 +10,7 @@ const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', impo
 const contracts = `${contractsDir}index.ts`;
 
 /** Text files worth compressing; images and fonts are compressed already. */
-const COMPRESSIBLE = /\.(js|css|html|json|svg|txt|map)$/;
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
 
 /**
  * Writes a `.br` and a `.gz` beside each text file of the build, at the highest levels (the
