@@ -11,10 +11,13 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 /** Ports 47100 and up: out of the way of dev servers and other people's runs on this machine. */
 export const port = (n) => 47100 + n;
 
-/** Starts the built Refract server on a fresh SQLite database (or `env.DATABASE_URL`). */
-export async function startRefract(port, env = {}) {
+/**
+ * Starts the built Refract server on a fresh SQLite database (or `env.DATABASE_URL`);
+ * `nodeArgs` go to node before the script (`--cpu-prof` for a profile).
+ */
+export async function startRefract(port, env = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/server.js')], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -27,7 +30,7 @@ export async function startRefract(port, env = {}) {
   });
   const exited = new Promise((r) => child.once('exit', r));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // a shared machine under load starts slowly
   for (;;) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,

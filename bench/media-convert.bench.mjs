@@ -52,7 +52,7 @@ const cases = [
     target: AUDIO_OUTPUTS.mp3,
     route: '/api/audio/convertaudio',
     field: 'audio',
-    goal: 1.2,
+    goal: 1.15,
   },
   {
     name: 'MP4 1080p 10 s → MP4',

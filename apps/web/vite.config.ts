@@ -1,16 +1,98 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
-const contracts = fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url));
+const root = fileURLToPath(new URL('.', import.meta.url));
+const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
+const contracts = `${contractsDir}index.ts`;
+
+/** Text files worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
+
+/**
+ * Writes a `.br` and a `.gz` beside each text file of the build, at the highest levels (the
+ * work is done once, here), so the server sends them as they are by Accept-Encoding
+ * (plugins/web-app.ts) instead of compressing on every request or not at all.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'refract-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    // From the files as written: earlier hooks (Vite's preload helper among them) still change
+    // the code in generateBundle, so the compressed copies are made from the final bytes.
+    async writeBundle(_options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!COMPRESSIBLE.test(fileName)) continue;
+        const path = join(root, outDir, fileName);
+        const bytes = await readFile(path);
+        if (bytes.length < 1024) continue;
+        const brotli = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+        await writeFile(`${path}.br`, brotliCompressSync(bytes, { params: brotli }));
+        await writeFile(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
+/**
+ * The contracts define their zod schemas as module-level constants beside the constants the
+ * pages use (tool lists, languages). Rollup keeps a module-level call it cannot prove free of
+ * side effects, so every schema, and zod with them, was in the first script (32 KB of gzip for
+ * the ten constants the pages import). Each module-level constant of the contracts is wrapped
+ * in an IIFE marked pure: the same value when used, dropped when not. Contracts do no work at
+ * load time but build values, so this changes nothing else.
+ */
+function pureContractConstants(): Plugin {
+  return {
+    name: 'refract-pure-contract-constants',
+    transform(code, id) {
+      if (!id.startsWith(contractsDir)) return;
+      const inits: { start: number; end: number }[] = [];
+      for (const node of this.parse(code).body) {
+        const declaration = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
+        if (declaration?.type !== 'VariableDeclaration') continue;
+        for (const { init } of declaration.declarations)
+          if (init?.type === 'CallExpression' || init?.type === 'MemberExpression')
+            inits.push(init as unknown as { start: number; end: number });
+      }
+      let out = code;
+      for (const { start, end } of inits.sort((a, b) => b.start - a.start))
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pureContractConstants(), precompress()],
   resolve: { alias: { '@refract/contracts': contracts } },
   server: {
     port: 5173,
     // In development the API runs on its own port; the built app is served by the API itself.
     proxy: { '/api': 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1200,
+    rollupOptions: {
+      output: {
+        // Named so a reader of the network log (and e2e/first-load.spec.ts) tells them apart.
+        chunkFileNames: ({ facadeModuleId }) =>
+          facadeModuleId?.includes('/locales/legal/')
+            ? 'assets/legal-[name]-[hash].js'
+            : facadeModuleId?.includes('/locales/')
+              ? 'assets/locale-[name]-[hash].js'
+              : 'assets/[name]-[hash].js',
+      },
+    },
+  },
 });

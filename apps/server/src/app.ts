@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type RouteOptions } from 'fastify';
-import helmet from '@fastify/helmet';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.js';
 import {
   clientErrorHandler,
@@ -13,6 +8,8 @@ import {
   registerErrorHandler,
 } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { apiKeyRoutes } from './routes/keys/api-key-routes.js';
@@ -79,32 +76,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine injects its CSS variables in <style> tags.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.publicUrl.startsWith('https://'),
-    crossOriginEmbedderPolicy: false,
-  });
+  app.setSerializerCompiler(responseSerializerCompiler);
+  registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 
   if (config.payments.sandboxInProduction) {
     app.log.warn(

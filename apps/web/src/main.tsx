@@ -1,14 +1,15 @@
 import '@mantine/core/styles.css';
-import '@mantine/charts/styles.css';
-import '@mantine/dropzone/styles.css';
 import './app/global.css';
-import './lib/i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startI18n } from './lib/i18n';
 import { AppProviders } from './app/providers';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders />
-  </StrictMode>,
+// The visitor's language is a small chunk of its own; the app renders once it is in.
+void startI18n().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders />
+    </StrictMode>,
+  ),
 );

@@ -155,6 +155,12 @@ export interface ApiKeysTable {
   last_used_at: string | null;
 }
 
+/** A version per data set held in memory, bumped by triggers on its tables (migration 009). */
+export interface CacheVersionsTable {
+  name: string;
+  version: number;
+}
+
 export interface Database {
   app_settings: AppSettingsTable;
   users: UsersTable;
@@ -169,4 +175,5 @@ export interface Database {
   payments: PaymentsTable;
   processed_events: ProcessedEventsTable;
   api_keys: ApiKeysTable;
+  cache_versions: CacheVersionsTable;
 }

@@ -53,8 +53,8 @@ const keyNotAllowed = () =>
   );
 
 /**
- * Authentication and roles, enforced on every route where it is declared. Each route gets one
- * guard as its first `onRequest` hook, so it runs before the body is read or validated (an
+ * Authentication and roles, enforced on every route where it is declared. Each route that is
+ * not public gets one guard as its first `onRequest` hook, so it runs before the body is read or validated (an
  * anonymous caller learns nothing from a schema). The guard reads the access level the matched
  * route declares, never the URL: `/api/%61dmin/users` matches the admin route and meets the
  * admin guard. Must be registered before any route.
@@ -100,10 +100,18 @@ export function registerAuth(app: FastifyInstance, services: Services) {
     await guard(request);
   }
 
+  const guards = new Set<unknown>([guardRoute, ...Object.values(GUARDS)]);
   app.addHook('onRoute', (route: RouteOptions) => {
     const hooks = [route.onRequest ?? []].flat();
     // Fastify derives a HEAD route from each GET with the GET's hooks: add the guard once.
-    if (!hooks.includes(guardRoute)) route.onRequest = [guardRoute, ...hooks];
+    if (hooks.some((hook) => guards.has(hook))) return;
+    const access = route.config?.access;
+    // A public route has nothing to check: no hook, and no cost on every request.
+    if (access === 'public') return;
+    // The level's own guard when declared; otherwise one that reads the level at request time
+    // (a plugin's scope may declare it after this hook) and refuses when there is none.
+    const guard = access && Object.hasOwn(GUARDS, access) ? GUARDS[access] : guardRoute;
+    route.onRequest = [guard, ...hooks];
   });
 }
 

@@ -32,12 +32,14 @@ const DEFAULT_RETRY_AFTER: Record<number, string> = { 429: '60', 503: '30' };
 /** One envelope for every error: `{ error, code, details? }`, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance) {
   // Every 429 and 503 tells the client when to come back, whichever part of the app answered.
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook: it runs on every answer and needs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const retryAfter = DEFAULT_RETRY_AFTER[reply.statusCode];
     if (retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
     // Answered before its body was read (a refused or oversized upload): close the connection
     // rather than let Node read the rest of a body nobody wants.
     if (request.raw.complete === false) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ErrorEnvelope } from '@refract/contracts';
 
 const hasBody = (raw: IncomingMessage) =>
@@ -26,12 +26,15 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * 408 upload_timeout and its connection is closed: a stalled or dripping client cannot hold a
  * connection, a handler and a temp file. Progress is read off the socket's byte count, which
  * leaves Node's own socket timeouts (keep-alive) alone.
+ *
+ * Only routes that take a body get the watch: Fastify never reads the body of a GET or HEAD,
+ * so those answer at once and need no hook on every request.
  */
 export function closeStalledRequests(
   app: FastifyInstance,
   { idleMs, totalMs }: { idleMs: number; totalMs: number },
 ) {
-  app.addHook('onRequest', async (request, reply) => {
+  async function watchBody(request: FastifyRequest, reply: FastifyReply) {
     const raw = request.raw;
     if (!hasBody(raw)) return;
     const socket = raw.socket;
@@ -63,5 +66,9 @@ export function closeStalledRequests(
     raw.once('end', disarm);
     raw.once('close', disarm);
     reply.raw.once('finish', disarm);
+  }
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if ([route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) return;
+    route.onRequest = [...[route.onRequest ?? []].flat(), watchBody];
   });
 }

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import { IndirectionScanner } from '../media/av/indirections.js';
 
 export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
@@ -12,6 +13,8 @@ export interface Upload {
   bytes: number;
   /** The name the client gave the file: only ever text for a download name, never a path. */
   filename?: string;
+  /** Whether the file holds playlist or script markers, found as it streamed to disk. */
+  containsIndirection: boolean;
   fields: Record<string, string>;
   workDir: string;
 }
@@ -55,7 +58,7 @@ export async function receiveUpload(
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
   }
-  const upload: Upload = { bytes: 0, fields: {}, workDir };
+  const upload: Upload = { bytes: 0, fields: {}, workDir, containsIndirection: false };
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
       if (part.type === 'file') {
@@ -66,7 +69,10 @@ export async function receiveUpload(
         const path = join(workDir, 'input');
         // Busboy only truncates past the limit and reads on to the end of the part: stop here.
         part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));
-        await pipeline(part.file, createWriteStream(path));
+        // Scanned on its way to disk: one read of the file serves the store and the scan.
+        const scanner = new IndirectionScanner();
+        await pipeline(part.file, scanner, createWriteStream(path));
+        upload.containsIndirection = scanner.found;
         upload.path = path;
         upload.filename = part.filename || undefined;
         upload.bytes = (await stat(path)).size;

@@ -17,6 +17,23 @@ function isClientRoute(request: FastifyRequest): boolean {
   return !/\.[a-z0-9]+$/i.test(path);
 }
 
+type Encoding = 'br' | 'gzip' | 'identity';
+type IndexPage = Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+
+function readIndex(path: string): IndexPage {
+  const optional = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
+  return { identity: readFileSync(path), br: optional(`${path}.br`), gzip: optional(`${path}.gz`) };
+}
+
+/** Brotli when the browser takes it, else gzip, else the plain page. */
+function acceptedEncoding(request: FastifyRequest, page: IndexPage): Encoding {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const takes = (name: string) => new RegExp(`\\b${name}\\b(?!;q=0(\\.0+)?\\b)`).test(accepted);
+  if (page.br && takes('br')) return 'br';
+  if (page.gzip && takes('gzip')) return 'gzip';
+  return 'identity';
+}
+
 /**
  * Serves the built web app from the API's port; client-side routes fall back to index.html.
  * Without a build (tests, `npm run dev`) only the API answers.
@@ -24,12 +41,15 @@ function isClientRoute(request: FastifyRequest): boolean {
 export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_WEB_DIST) {
   const indexPath = join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexPath);
-  // Every client-side route answers this same small page; read once.
-  const indexHtml = hasBuild ? readFileSync(indexPath) : undefined;
+  // Every client-side route answers this same small page; read once, with its compressed forms.
+  const indexHtml = hasBuild ? readIndex(indexPath) : undefined;
   if (hasBuild) {
     await registerPublicPlugin(app, fastifyStatic, {
       root: webDistDir,
       index: false,
+      // The build writes a .br and a .gz beside each text file (apps/web/vite.config.ts): sent
+      // by Accept-Encoding with Vary, never compressed per request.
+      preCompressed: true,
       wildcard: false, // routes for the files present at start-up; the rest falls through to the handler below
       setHeaders(res: { header(name: string, value: string): void }, path: string) {
         // Hashed assets never change; index.html must always be revalidated.
@@ -40,10 +60,13 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
   }
   app.setNotFoundHandler((request, reply) => {
     if (indexHtml && isClientRoute(request)) {
+      const encoding = acceptedEncoding(request, indexHtml);
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply
         .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
         .type('text/html; charset=utf-8')
-        .send(indexHtml);
+        .send(indexHtml[encoding]!);
     }
     return sendNotFound(request, reply);
   });

@@ -6,6 +6,7 @@ import {
   type PlanBody,
 } from '@refract/contracts';
 import { AppError, notFound } from '../lib/app-error.js';
+import { cachedBody, type CachedBody } from '../lib/http-cache.js';
 import type {
   PlanInput,
   PlansRepository,
@@ -59,6 +60,10 @@ export function planService(
   subscriptions: SubscriptionsRepository,
   settings: SettingsRepository,
 ) {
+  // The plans page's body, serialised once per list the (cached) repository hands out: the
+  // same list object comes back until a plan changes.
+  const listBodies = new WeakMap<PlanWithQuotas[], CachedBody>();
+
   async function find(id: string, { includeHidden }: { includeHidden: boolean }) {
     const plan = await plans.findById(id);
     if (!plan || (plan.hidden && !includeHidden)) throw notFound('No such plan');
@@ -95,6 +100,17 @@ export function planService(
 
     async list({ includeHidden }: { includeHidden: boolean }): Promise<Plan[]> {
       return (await plans.list({ includeHidden })).map(toApiPlan);
+    },
+
+    /** The list as a JSON body with its ETag, built once per version of the plans. */
+    async listBody({ includeHidden }: { includeHidden: boolean }): Promise<CachedBody> {
+      const rows = await plans.list({ includeHidden });
+      let cached = listBodies.get(rows);
+      if (!cached) {
+        cached = cachedBody(rows.map(toApiPlan));
+        listBodies.set(rows, cached);
+      }
+      return cached;
     },
 
     async get(id: string, { includeHidden }: { includeHidden: boolean }): Promise<Plan> {

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.js';
 import { passwordResetsRepository } from '../db/repositories/password-resets-repository.js';
 import { usersRepository } from '../db/repositories/users-repository.js';
 import { plansRepository } from '../db/repositories/plans-repository.js';
+import { cachedPlansRepository } from '../db/repositories/plans-cache.js';
 import { settingsRepository } from '../db/repositories/settings-repository.js';
 import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import { usageRepository } from '../db/repositories/usage-repository.js';
@@ -56,7 +57,7 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
 /** Wires repositories into services once per app; routes receive the result. */
 export function createServices({ config, database }: AppContext, log: FastifyBaseLogger) {
   const users = usersRepository(database.db);
-  const plans = plansRepository(database.db);
+  const plans = cachedPlansRepository(database.db, plansRepository(database.db));
   const subscriptions = subscriptionsRepository(database.db);
   const usage = usageRepository(database.db);
   const tokens = tokenService(loadOrCreateJwtSecret(config.dataDir, config.jwtSecret));

@@ -68,8 +68,8 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
           `Cannot convert to ${format}: this server's ffmpeg has no ${missing.join(' or ')} encoder`,
         );
     },
-    async inspect(input, fields, config) {
-      const probe = await probeMedia(config.engines.ffprobe, input, config.media);
+    async inspect(input, fields, config, upload) {
+      const probe = await probeMedia(config.engines.ffprobe, input, config.media, upload);
       const target = mediaOutput(spec.target(fields));
       // Refuse a video target for a file without pictures now, not after it has been queued.
       if (target.kind === 'video' && !probe.hasVideo)

@@ -1,3 +1,4 @@
+import type { Upload } from '../plugins/uploads.js';
 import type { ErrorCode, Service, ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
@@ -45,7 +46,13 @@ export interface ToolDefinition<Fields = any> {
   /** Checks that need no file (e.g. an output format this server cannot write), before upload. */
   precheck?(fields: Fields, engines: Engines, config: Config): void | Promise<void>;
   /** Checks the uploaded file before anything is charged or queued (e.g. probing media). */
-  inspect?(input: string, fields: Fields, config: Config): Promise<void>;
+  inspect?(
+    input: string,
+    fields: Fields,
+    config: Config,
+    /** What the upload's scan found as it streamed (plugins/uploads.ts); else the file is read. */
+    upload?: Pick<Upload, 'containsIndirection'>,
+  ): Promise<void>;
   /** Audio and video run as queued jobs (services/jobs); images run inside the request. */
   runsAs?: 'request' | 'job';
   run(context: ToolContext<Fields>): Promise<ToolResult>;

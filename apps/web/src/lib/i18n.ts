@@ -7,33 +7,35 @@ import {
   RTL_LANGUAGES,
   type Language,
 } from '@refract/contracts';
-import en from '../locales/en.json';
-import ar from '../locales/ar.json';
-import zh from '../locales/zh.json';
-import ja from '../locales/ja.json';
-import it from '../locales/it.json';
-import es from '../locales/es.json';
-import de from '../locales/de.json';
-import legalEn from '../locales/legal/en.json';
-import legalAr from '../locales/legal/ar.json';
-import legalZh from '../locales/legal/zh.json';
-import legalJa from '../locales/legal/ja.json';
-import legalIt from '../locales/legal/it.json';
-import legalEs from '../locales/legal/es.json';
-import legalDe from '../locales/legal/de.json';
 
 const STORAGE_KEY = 'refract.language';
 
-/** The legal pages are long, so they live in files of their own, under the `legal` key. */
-export const resources = {
-  en: { ...en, legal: legalEn },
-  ar: { ...ar, legal: legalAr },
-  zh: { ...zh, legal: legalZh },
-  ja: { ...ja, legal: legalJa },
-  it: { ...it, legal: legalIt },
-  es: { ...es, legal: legalEs },
-  de: { ...de, legal: legalDe },
-} satisfies Record<Language, unknown>;
+type Strings = Record<string, unknown>;
+const load = (module: unknown) => (module as { default: Strings }).default;
+
+/**
+ * One chunk per language, fetched when needed: a visitor downloads their own language only
+ * (all seven in the first script were a quarter of it). The legal pages are long, so they
+ * live in files of their own and are fetched, under the `legal` key, when one is opened.
+ */
+const UI_STRINGS = import.meta.glob<false, string, unknown>('../locales/*.json');
+const LEGAL_STRINGS = import.meta.glob<false, string, unknown>('../locales/legal/*.json');
+
+async function loadStrings(language: Language) {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  const strings = load(await UI_STRINGS[`../locales/${language}.json`]!());
+  i18n.addResourceBundle(language, 'translation', strings, true, false);
+}
+
+/** The legal texts of a language, added under `legal` (see features/legal). */
+export async function loadLegalTexts(language: Language) {
+  if (i18n.exists('legal.lastUpdated', { lng: language, fallbackLng: false })) return;
+  const legal = load(await LEGAL_STRINGS[`../locales/legal/${language}.json`]!());
+  i18n.addResourceBundle(language, 'translation', { legal }, true, false);
+}
+
+export const hasLegalTexts = (language: Language) =>
+  i18n.exists('legal.lastUpdated', { lng: language, fallbackLng: false });
 
 /** A visitor's remembered choice, else the browser's language when we have it, else English. */
 function initialLanguage(): Language {
@@ -54,6 +56,7 @@ function applyToDocument(language: Language) {
 
 export async function setLanguage(language: Language) {
   localStorage.setItem(STORAGE_KEY, language);
+  await loadStrings(language);
   await i18n.changeLanguage(language);
 }
 
@@ -65,18 +68,26 @@ i18n.on('languageChanged', (language) => {
   if (isLanguage(language)) applyToDocument(language);
 });
 
-// Resources are bundled, so initialisation completes synchronously before the first render.
-void i18n.use(initReactI18next).init({
-  initAsync: false,
-  resources: Object.fromEntries(
-    Object.entries(resources).map(([language, translation]) => [language, { translation }]),
-  ),
-  lng: initialLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
-applyToDocument(currentLanguage());
+/**
+ * Starts i18next with the visitor's language, fetched first: main.tsx renders once this
+ * resolves. English, the fallback for a key a translation lacks, follows without holding up
+ * the first paint (every language has every key; locales.test.ts checks).
+ */
+export async function startI18n() {
+  const language = initialLanguage();
+  await i18n.use(initReactI18next).init({
+    resources: {},
+    partialBundledLanguages: true,
+    lng: language,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  await loadStrings(language);
+  await i18n.changeLanguage(language);
+  applyToDocument(currentLanguage());
+  if (language !== DEFAULT_LANGUAGE) void loadStrings(DEFAULT_LANGUAGE);
+}
 
 export default i18n;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { createReadStream } from 'node:fs';
 import { AppError } from '../../lib/app-error.js';
+import { containsIndirection } from './indirections.js';
 
 export interface MediaProbe {
   /** The demuxer ffprobe chose; ffmpeg is held to it so it cannot pick another. */
@@ -56,22 +56,7 @@ const READABLE_DEMUXERS = new Set([
   'au',
 ]);
 
-/** Markers of playlists and scripts, wherever they hide (an HLS playlist inside an AVI, say). */
-const INDIRECTIONS = ['#EXTM3U', '#EXT-X-', 'ffconcat version'].map((s) => Buffer.from(s));
-const LONGEST = Math.max(...INDIRECTIONS.map((b) => b.length));
-
 const unsupported = (message: string) => new AppError(415, 'unsupported_media_type', message);
-
-/** Scans the whole file as it streams, keeping an overlap so a marker split across chunks is found. */
-async function containsIndirection(path: string): Promise<boolean> {
-  let tail = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    const window = Buffer.concat([tail, chunk as Buffer]);
-    if (INDIRECTIONS.some((marker) => window.includes(marker))) return true;
-    tail = window.subarray(Math.max(0, window.length - LONGEST));
-  }
-  return false;
-}
 
 /** libavutil's words when -max_pixels refuses a frame. */
 export const PIXELS_REFUSED = /exceeds specified max pixel count/;
@@ -144,13 +129,16 @@ function checkLimits(output: ProbeOutput, limits: MediaLimits) {
 /**
  * Reads what a file is before any work is queued or charged: refused with 415 when it is not
  * audio or video we read, or when it points elsewhere; with 422 `media_too_large` past the limits.
+ * `scanned` is what the upload's own scan found (plugins/uploads.ts); without it the file is
+ * read once more to look for playlist markers.
  */
 export async function probeMedia(
   ffprobePath: string,
   path: string,
   limits: MediaLimits,
+  scanned?: { containsIndirection: boolean },
 ): Promise<MediaProbe> {
-  if (await containsIndirection(path))
+  if (scanned ? scanned.containsIndirection : await containsIndirection(path))
     throw unsupported('Playlists and files that refer to other files are not accepted');
   let output: ProbeOutput;
   try {

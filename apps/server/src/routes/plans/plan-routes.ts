@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { planBodySchema, planSchema } from '@refract/contracts';
 import type { Services } from '../../services/services.js';
+import { sendCached } from '../../lib/http-cache.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -20,7 +21,11 @@ export const planRoutes =
         config: { access: 'optionalUser' },
         schema: { summary: 'The plans', tags, response: { 200: z.array(planSchema) } },
       },
-      async (request) => services.plans.list({ includeHidden: includeHidden(request) }),
+      async (request, reply) => {
+        const hidden = includeHidden(request);
+        const cached = await services.plans.listBody({ includeHidden: hidden });
+        return sendCached(request, reply, cached, hidden ? 'private' : 'public');
+      },
     );
 
     app.get(

@@ -52,7 +52,7 @@ export function registerJobTool(
         const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
         const fields = parseToolFields(tool, upload.fields);
         await tool.precheck?.(fields, context.engines, context.config);
-        await tool.inspect?.(upload.path!, fields, context.config);
+        await tool.inspect?.(upload.path!, fields, context.config, upload);
         const service = tool.service(fields);
         const reservation = await services.quotas.reserve(user, service, 1);
         await jobs.submit({

@@ -1,3 +1,4 @@
+import '@mantine/dropzone/styles.css';
 import { Group, Image, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';

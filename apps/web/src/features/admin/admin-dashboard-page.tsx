@@ -1,3 +1,4 @@
+import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Alert, Container, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';

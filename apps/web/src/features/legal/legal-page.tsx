@@ -1,5 +1,9 @@
 import { Container, Stack, Text, Title } from '@mantine/core';
+import { FullPageSpinner } from '../../app/guards';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isLanguage } from '@refract/contracts';
+import { hasLegalTexts, loadLegalTexts } from '../../lib/i18n';
 import { ContactLink } from '../../components/contact-link';
 import { formatDate, formatNumber } from '../../lib/format';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -7,6 +11,18 @@ import { LEGAL_DOCUMENTS, LEGAL_LAST_UPDATED, type LegalDocument } from './legal
 
 /** One legal page: title, last-updated date, introduction and numbered sections. */
 export function LegalPage({ document }: { document: LegalDocument }) {
+  const { i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : 'en';
+  // The texts are fetched when a legal page is first opened in a language, not with the app.
+  const [, setLoaded] = useState(0);
+  useEffect(() => {
+    if (!hasLegalTexts(language)) void loadLegalTexts(language).then(() => setLoaded((n) => n + 1));
+  }, [language]);
+  if (!hasLegalTexts(language)) return <FullPageSpinner />;
+  return <LegalText document={document} />;
+}
+
+function LegalText({ document }: { document: LegalDocument }) {
   const { t } = useTranslation();
   const key = `legal.${document}`;
   usePageTitle(t(`${key}.title`), t(`${key}.description`));
