@@ -1,5 +1,5 @@
 import { Group, Image, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
+import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
@@ -16,7 +16,7 @@ export function FileDrop(props: {
   file: File | null;
   previewUrl: string | null;
   previewStyle?: React.CSSProperties;
-  accept: string[];
+  accept: DropzoneProps['accept'];
   maxBytes: number;
   disabled?: boolean;
   onFile(file: File): void;
