@@ -106,6 +106,14 @@ test.beforeAll(async ({ baseURL }) => {
     ],
   });
   admin = await signedIn(baseURL!, '/api/auth/login', E2E_ADMIN);
+  // One use, so the admin dashboard draws its usage chart.
+  const converted = await user.api.post('/api/convert', {
+    multipart: {
+      format: 'webp',
+      image: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await photo() },
+    },
+  });
+  expect(converted.ok(), await converted.text()).toBe(true);
   const plans = (await (await user.api.get('/api/subscriptions/plans')).json()) as {
     _id: string;
     monthlyFee: number;
