@@ -21,6 +21,7 @@ async function expectRoutes(links: Locator, routes: string[]) {
 }
 
 test('the Features menu lists every tool under its kind', async ({ strictPage: page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
   await page.getByRole('button', { name: 'Features' }).click();
   const menu = page.getByRole('menu');
@@ -46,6 +47,7 @@ test('the mobile menu lists every tool by kind, then the account links', async (
     await expect(links).toHaveText(group.titles);
     await expectRoutes(links, group.routes);
   }
+  await page.screenshot({ path: 'test-results/menus/mobile-375.png' });
   await expect(menu.getByRole('link')).toHaveText([
     ...GROUPS.flatMap((g) => g.titles),
     'Plans',
@@ -70,6 +72,7 @@ test('the footer links every tool, grouped by kind', async ({ strictPage: page }
 
 // strictPage fails on console warnings, such as react-dropzone's "Skipped '.bmp'".
 test('no tool page prints a console warning or error', async ({ strictPage: page }) => {
+  test.setTimeout(120_000);
   await signUp(page, uniqueEmail(), 'warnings password 1');
   for (const tool of TOOLS) {
     await page.goto(tool.route);
