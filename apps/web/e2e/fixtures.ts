@@ -1,8 +1,8 @@
 import { test as base, expect } from '@playwright/test';
 
 /**
- * A page that fails its test on any console error, uncaught exception or failed request,
- * so a broken asset or a CSP violation cannot pass unnoticed.
+ * A page that fails its test on any console error or warning, uncaught exception or failed
+ * request, so a broken asset, a CSP violation or a library's complaint cannot pass unnoticed.
  */
 export const test = base.extend<{
   strictPage: import('@playwright/test').Page;
@@ -16,6 +16,7 @@ export const test = base.extend<{
     const expected = (status: number | string, url: string) =>
       expectedHttpErrors.includes(`${status} ${new URL(url, 'http://x').pathname}`);
     page.on('console', (msg) => {
+      if (msg.type() === 'warning') problems.push(`console warning: ${msg.text()}`);
       if (msg.type() !== 'error') return;
       // Chromium also reports an error answer in the console, naming its address.
       const status = msg.text().match(/status of (\d{3})/)?.[1];

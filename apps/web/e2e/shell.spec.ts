@@ -34,12 +34,6 @@ test('a deep link loads the app, and unknown pages show a not-found page', async
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
 });
 
-test('the Features menu lists the eleven image tools', async ({ strictPage: page }) => {
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Features' }).click();
-  await expect(page.getByRole('menuitem')).toHaveCount(11);
-});
-
 test('Arabic switches the page to right-to-left', async ({ strictPage: page }) => {
   await page.goto('/');
   await chooseArabic(page);
@@ -67,22 +61,3 @@ for (const width of [375, 1280]) {
     });
   }
 }
-
-test('the mobile menu opens and lists Convert, Compress and account links', async ({
-  strictPage: page,
-}) => {
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  const menu = page.locator('#mobile-menu');
-  await expect(menu.getByRole('link')).toHaveText([
-    'Convert',
-    'Compress',
-    'Plans',
-    'Log in',
-    'Sign up',
-  ]);
-  await menu.getByRole('link', { name: 'Plans' }).click();
-  await expect(page).toHaveURL(/\/plans$/);
-  await expect(menu).toBeHidden();
-});

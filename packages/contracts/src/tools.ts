@@ -129,6 +129,14 @@ export type ToolId = (typeof TOOLS)[number]['id'];
 
 export const IMAGE_TOOLS = TOOLS.filter((tool) => tool.category === 'image');
 
+export const TOOL_CATEGORIES = ['image', 'audio', 'video'] as const satisfies ToolCategory[];
+
+/** Every tool, grouped by kind: the one list the Features menu, mobile menu and footer show. */
+export const TOOL_GROUPS = TOOL_CATEGORIES.map((category) => ({
+  category,
+  tools: TOOLS.filter((tool) => tool.category === category),
+}));
+
 /** The catalogue entry of one tool. */
 export function toolById(id: ToolId): ToolEntry {
   return TOOLS.find((tool) => tool.id === id)!;

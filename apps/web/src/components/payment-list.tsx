@@ -2,6 +2,8 @@ import { Accordion, Anchor, Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AdminPayment, Payment } from '@refract/contracts';
 import { formatCents, formatDay, formatDayTime } from '../lib/format';
+import { UserText } from './user-text';
+import { usePlanName } from '../lib/plan-name';
 
 function Detail({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -22,6 +24,7 @@ function Detail({ label, value }: { label: string; value: React.ReactNode }) {
  */
 export function PaymentList({ payments }: { payments: (Payment | AdminPayment)[] }) {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const none = '—';
   return (
     <Accordion variant="separated" radius="md" defaultValue={null}>
@@ -36,9 +39,13 @@ export function PaymentList({ payments }: { payments: (Payment | AdminPayment)[]
                   {formatDay(p.billingCycle.startDate)} – {formatDay(p.billingCycle.endDate)}
                 </Text>
                 <Text size="sm" c="dimmed">
-                  {t(`billing.${p.billingType}`)} · {p.planId.name}
+                  {t(`billing.${p.billingType}`)} · <UserText>{planName(p.planId.name)}</UserText>
                 </Text>
-                {payer && <Text size="sm">{payer.email}</Text>}
+                {payer && (
+                  <Text size="sm">
+                    <UserText>{payer.email}</UserText>
+                  </Text>
+                )}
               </Group>
             </Accordion.Control>
             <Accordion.Panel>
@@ -57,17 +64,25 @@ export function PaymentList({ payments }: { payments: (Payment | AdminPayment)[]
                 <Detail label={t('billing.history.paidOn')} value={formatDayTime(p.createdAt)} />
                 <Detail
                   label={t('billing.history.billingName')}
-                  value={p.billingDetails.name ?? none}
+                  value={
+                    p.billingDetails.name ? <UserText>{p.billingDetails.name}</UserText> : none
+                  }
                 />
                 <Detail
                   label={t('billing.history.billingEmail')}
-                  value={p.billingDetails.email ?? none}
+                  value={
+                    p.billingDetails.email ? <UserText>{p.billingDetails.email}</UserText> : none
+                  }
                 />
                 {payer && (
                   <>
                     <Detail
                       label={t('billing.admin.payer')}
-                      value={`${payer.name} · ${payer.email}`}
+                      value={
+                        <>
+                          <UserText>{payer.name}</UserText> · <UserText>{payer.email}</UserText>
+                        </>
+                      }
                     />
                     <Detail label={t('billing.admin.country')} value={payer.country ?? 'NA'} />
                   </>

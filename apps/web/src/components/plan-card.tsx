@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_PLAN_FEATURES, hasTool, UNLIMITED, type Plan } from '@refract/contracts';
 import { formatMoney, formatNumber } from '../lib/format';
 import { useSession } from '../lib/session/session-context';
+import { UserText } from './user-text';
+import { usePlanName } from '../lib/plan-name';
 
 /** "Developer Plan" → "Developer": the cards show the name without the word. */
 const shortName = (name: string) => name.replace(/\s*\bplan\b\s*/i, ' ').trim() || name;
@@ -19,6 +21,7 @@ export function PlanCard({
   headingOrder?: 2 | 3;
 }) {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const free = plan.monthlyFee === 0;
   const { user } = useSession();
   const target = user ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
@@ -34,7 +37,7 @@ export function PlanCard({
       <Stack gap="sm" h="100%">
         <Group justify="space-between" wrap="nowrap">
           <Title order={headingOrder} size="h3">
-            {shortName(plan.name)}
+            <UserText>{shortName(planName(plan.name))}</UserText>
           </Title>
           {current && <Badge>{t('plans.current')}</Badge>}
         </Group>

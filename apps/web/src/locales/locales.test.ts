@@ -34,11 +34,7 @@ const placeholders = (text: string) =>
 const english = flatten(load('en'));
 
 /** Values that are rightly the same in every language: the brand and the plan names. */
-const SAME_IN_EVERY_LANGUAGE = new Set([
-  'app.name',
-  'watermark.defaultText',
-  'admin.dashboard.byPlan',
-]);
+const SAME_IN_EVERY_LANGUAGE = new Set(['app.name', 'admin.dashboard.byPlan']);
 
 /** Nothing to translate once the placeholders are gone (e.g. "{{used}} / {{quota}}"). */
 const hasWords = (text: string) => /\p{L}/u.test(text.replace(/{{\s*\w+\s*}}/g, ''));

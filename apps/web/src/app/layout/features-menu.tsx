@@ -1,13 +1,13 @@
 import { Button, Menu, ScrollArea } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { useRef, useState, type FocusEvent } from 'react';
+import { Fragment, useRef, useState, type FocusEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { IMAGE_TOOLS } from '@refract/contracts';
+import { TOOL_GROUPS } from '@refract/contracts';
 import { ToolIcon } from '../../components/tool-icon';
 
 /**
- * The nine image tools, at most 400 px high. It opens on hover, on click, and when the button
+ * Every tool, grouped (image, audio, video), at most 400 px high. It opens on hover, on click, and when the button
  * gets keyboard focus, so keyboard users meet it the way mouse users do.
  */
 export function FeaturesMenu() {
@@ -57,15 +57,20 @@ export function FeaturesMenu() {
       </Menu.Target>
       <Menu.Dropdown ref={dropdown}>
         <ScrollArea.Autosize mah={400} type="auto">
-          {IMAGE_TOOLS.map((tool) => (
-            <Menu.Item
-              key={tool.id}
-              component={Link}
-              to={tool.route}
-              leftSection={<ToolIcon route={tool.route} size={18} />}
-            >
-              {t(`tools.${tool.id}.title`)}
-            </Menu.Item>
+          {TOOL_GROUPS.map((group) => (
+            <Fragment key={group.category}>
+              <Menu.Label>{t(`categories.${group.category}`)}</Menu.Label>
+              {group.tools.map((tool) => (
+                <Menu.Item
+                  key={tool.id}
+                  component={Link}
+                  to={tool.route}
+                  leftSection={<ToolIcon route={tool.route} size={18} />}
+                >
+                  {t(`tools.${tool.id}.title`)}
+                </Menu.Item>
+              ))}
+            </Fragment>
           ))}
         </ScrollArea.Autosize>
       </Menu.Dropdown>

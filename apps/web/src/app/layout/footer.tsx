@@ -1,7 +1,7 @@
 import { Anchor, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { IMAGE_TOOLS } from '@refract/contracts';
+import { TOOL_GROUPS } from '@refract/contracts';
 
 export function Footer() {
   const { t } = useTranslation();
@@ -13,23 +13,30 @@ export function Footer() {
   return (
     <footer style={{ borderTop: '1px solid var(--mantine-color-gray-3)', marginTop: 'auto' }}>
       <Container size="lg" py="xl">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="lg">
           <Stack gap={4}>
             <Text fw={800}>{t('app.name')}</Text>
             <Text size="sm" c="dimmed">
               {t('app.tagline')}
             </Text>
           </Stack>
-          <Stack gap={4} component="nav" aria-label={t('footer.tools')}>
-            <Text fw={600} size="sm">
-              {t('footer.tools')}
-            </Text>
-            {IMAGE_TOOLS.slice(0, 4).map((tool) => (
-              <Anchor key={tool.id} component={Link} to={tool.route} size="sm" c="dimmed">
-                {t(`tools.${tool.id}.title`)}
-              </Anchor>
-            ))}
-          </Stack>
+          {TOOL_GROUPS.map((group) => (
+            <Stack
+              key={group.category}
+              gap={4}
+              component="nav"
+              aria-label={t(`categories.${group.category}`)}
+            >
+              <Text fw={600} size="sm">
+                {t(`categories.${group.category}`)}
+              </Text>
+              {group.tools.map((tool) => (
+                <Anchor key={tool.id} component={Link} to={tool.route} size="sm" c="dimmed">
+                  {t(`tools.${tool.id}.title`)}
+                </Anchor>
+              ))}
+            </Stack>
+          ))}
           <Stack gap={4} component="nav" aria-label={t('footer.legal')}>
             <Text fw={600} size="sm">
               {t('footer.legal')}

@@ -2,6 +2,7 @@ import { Box, Burger, Button, Collapse, Container, Group, Stack, Text } from '@m
 import { useDisclosure } from '@mantine/hooks';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { TOOL_GROUPS } from '@refract/contracts';
 import { useSession } from '../../lib/session/session-context';
 import { TestModeStrip } from '../../components/test-mode-notice';
 import { FeaturesMenu } from './features-menu';
@@ -32,6 +33,26 @@ function NavButton({
       {item.label}
     </Button>
   );
+}
+
+/** The burger menu's tools: the same groups as the Features menu and the footer. */
+function MobileToolGroups({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  return TOOL_GROUPS.map((group) => (
+    <Stack key={group.category} gap={0} role="group" aria-label={t(`categories.${group.category}`)}>
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs" aria-hidden>
+        {t(`categories.${group.category}`)}
+      </Text>
+      {group.tools.map((tool) => (
+        <NavButton
+          key={tool.id}
+          item={{ to: tool.route, label: t(`tools.${tool.id}.title`) }}
+          onClick={onNavigate}
+          block
+        />
+      ))}
+    </Stack>
+  ));
 }
 
 export function Header() {
@@ -107,7 +128,8 @@ export function Header() {
           p="sm"
           className={classes.mobileMenu}
         >
-          {[...nav.tools, ...nav.account].map((item) => (
+          {nav.showTools && <MobileToolGroups onNavigate={menu.close} />}
+          {nav.account.map((item) => (
             <NavButton key={item.to} item={item} onClick={menu.close} block />
           ))}
           {!nav.signedIn && !nav.loading && (

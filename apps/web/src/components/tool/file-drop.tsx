@@ -1,9 +1,10 @@
 import '@mantine/dropzone/styles.css';
 import { Group, Image, Stack, Text } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
+import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
+import { UserText } from '../user-text';
 
 /**
  * Drag and drop or click (or Enter/Space) to pick one file. Files over `maxBytes` are refused
@@ -17,7 +18,7 @@ export function FileDrop(props: {
   file: File | null;
   previewUrl: string | null;
   previewStyle?: React.CSSProperties;
-  accept: string[];
+  accept: DropzoneProps['accept'];
   maxBytes: number;
   disabled?: boolean;
   onFile(file: File): void;
@@ -52,7 +53,8 @@ export function FileDrop(props: {
           <Group gap="sm" wrap="nowrap">
             <KindIcon size={32} stroke={1.5} aria-hidden />
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {props.file.name} · {formatBytes(props.file.size)}
+              <UserText>{props.file.name}</UserText> ·{' '}
+              <UserText>{formatBytes(props.file.size)}</UserText>
             </Text>
           </Group>
         ) : props.file && props.previewUrl ? (
@@ -65,7 +67,8 @@ export function FileDrop(props: {
               style={props.previewStyle ?? { maxHeight: 320, maxWidth: '100%', width: 'auto' }}
             />
             <Text size="sm" c="dimmed">
-              {props.file.name} · {formatBytes(props.file.size)}
+              <UserText>{props.file.name}</UserText> ·{' '}
+              <UserText>{formatBytes(props.file.size)}</UserText>
             </Text>
           </>
         ) : (

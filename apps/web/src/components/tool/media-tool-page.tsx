@@ -12,9 +12,10 @@ import { ToolFrame } from './tool-frame';
 import { useJobRun } from './use-job-run';
 
 /** Only files of the tool's kind can be picked (spec section 5); the server probes them again. */
+/** Extensions go under a MIME key: react-dropzone skips bare ones with a warning. */
 const ACCEPT = {
-  audio: ['audio/*', '.aiff', '.amr', '.opus', '.m4a', '.flac', '.wav', '.ogg', '.mp3'],
-  video: ['video/*', '.mkv', '.flv', '.avi', '.mov', '.webm', '.mp4'],
+  audio: { 'audio/*': ['.aiff', '.amr', '.opus', '.m4a', '.flac', '.wav', '.ogg', '.mp3'] },
+  video: { 'video/*': ['.mkv', '.flv', '.avi', '.mov', '.webm', '.mp4'] },
 };
 
 interface MediaToolPageProps {

@@ -11,17 +11,13 @@ import { ErrorAlert } from '../error-alert';
 import { ToolFrame } from './tool-frame';
 import { useToolRun, type ToolResult } from './use-tool-run';
 
-export const IMAGE_ACCEPT = [
-  'image/*',
-  '.bmp',
-  '.ico',
-  '.cur',
-  '.psd',
-  '.dds',
-  '.pcx',
-  '.tga',
-  '.svg',
-];
+/**
+ * What the picker offers: any image, plus extensions browsers give no image type. They go
+ * under a MIME key, because a bare extension in react-dropzone's list is skipped with a warning.
+ */
+const IMAGE_ACCEPT = {
+  'image/*': ['.bmp', '.ico', '.cur', '.psd', '.dds', '.pcx', '.tga', '.svg'],
+};
 
 /** Codes that say only "it failed": a tool may word these its own way. */
 const GENERAL_FAILURES = new Set<ApiError['code']>([

@@ -63,7 +63,8 @@ export function AdminDashboardPage() {
                   value={formatMoney(s.monthlyRevenue)}
                 />
               </SimpleGrid>
-              <Paper withBorder radius="lg" p="lg">
+              {/* The chart's hidden tooltip sits past its edge and would widen a phone's page. */}
+              <Paper withBorder radius="lg" p="lg" style={{ overflow: 'hidden' }}>
                 <Title order={2} size="h4" mb="md">
                   {t('admin.dashboard.featureUsage')}
                 </Title>

@@ -8,6 +8,8 @@ import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
+import { UserText } from '../../components/user-text';
+import { usePlanName } from '../../lib/plan-name';
 
 interface AdminUsers {
   users: {
@@ -25,6 +27,7 @@ interface AdminUsers {
 
 export function AdminUsersPage() {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
@@ -68,8 +71,12 @@ export function AdminUsersPage() {
                   <Table.Tbody>
                     {data.users.map((u) => (
                       <Table.Tr key={u._id}>
-                        <Table.Td>{u.name}</Table.Td>
-                        <Table.Td>{u.email}</Table.Td>
+                        <Table.Td>
+                          <UserText>{u.name}</UserText>
+                        </Table.Td>
+                        <Table.Td>
+                          <UserText>{u.email}</UserText>
+                        </Table.Td>
                         <Table.Td>
                           <Badge variant="light" color={u.role === 'admin' ? 'violet' : 'gray'}>
                             {t(`admin.users.roles.${u.role}`)}
@@ -78,7 +85,7 @@ export function AdminUsersPage() {
                         <Table.Td>
                           {u.subscription
                             ? t('admin.users.subscribed', {
-                                plan: u.subscription.plan,
+                                plan: planName(u.subscription.plan),
                                 date: formatDate(u.subscription.endDate),
                               })
                             : t('admin.users.noSubscription')}

@@ -7,6 +7,7 @@ import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
 import { EmailField } from './email-field';
 import { validatePasswordPair } from './password-rules';
+import classes from './forgot-password.module.css';
 
 const prefix = '/api/auth/forgot-password';
 
@@ -89,7 +90,13 @@ export function ForgotPasswordPage() {
         </Text>
       }
     >
-      <Stepper active={step} size="xs" allowNextStepsSelect={false} mb="xs">
+      <Stepper
+        active={step}
+        size="xs"
+        allowNextStepsSelect={false}
+        mb="xs"
+        classNames={{ step: classes.step, stepBody: classes.stepBody }}
+      >
         <Stepper.Step label={t('auth.forgot.stepEmail')} />
         <Stepper.Step label={t('auth.forgot.stepAnswers')} />
         <Stepper.Step label={t('auth.forgot.stepPassword')} />

@@ -20,6 +20,8 @@ import { TestModeBanner } from '../../components/test-mode-notice';
 import { api } from '../../lib/api';
 import { formatCents } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
+import { UserText } from '../../components/user-text';
+import { usePlanName } from '../../lib/plan-name';
 
 /** Groups of four as the user types: 4242 4242 4242 4242. */
 const spaced = (value: string) =>
@@ -31,6 +33,7 @@ const spaced = (value: string) =>
 /** The sandbox provider's checkout: test cards only, clearly in test mode. */
 export function SandboxCheckoutPage() {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const { id = '' } = useParams();
@@ -80,7 +83,7 @@ export function SandboxCheckoutPage() {
               </Title>
               <Group justify="space-between">
                 <Text>
-                  {c.plan.name} · {t(`billing.${c.billingType}`)}
+                  <UserText>{planName(c.plan.name)}</UserText> · {t(`billing.${c.billingType}`)}
                 </Text>
                 <Text fw={700} size="lg">
                   {formatCents(c.amount)}

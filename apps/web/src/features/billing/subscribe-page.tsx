@@ -22,10 +22,13 @@ import { TestModeBanner } from '../../components/test-mode-notice';
 import { api } from '../../lib/api';
 import { formatMoney } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
+import { UserText } from '../../components/user-text';
+import { usePlanName } from '../../lib/plan-name';
 
 /** /subscribe?planId=…: the plan, monthly or annual, and a pay button that goes to checkout. */
 export function SubscribePage() {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const errorMessage = useErrorMessage();
   const [params] = useSearchParams();
   const planId = params.get('planId') ?? '';
@@ -59,7 +62,9 @@ export function SubscribePage() {
             return (
               <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
                 <Stack>
-                  <Title order={2}>{p.name}</Title>
+                  <Title order={2}>
+                    <UserText>{planName(p.name)}</UserText>
+                  </Title>
                   <SegmentedControl
                     aria-label={t('billing.subscribe.cycle')}
                     value={billingType}

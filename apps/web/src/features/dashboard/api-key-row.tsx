@@ -1,6 +1,7 @@
 import { Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey } from '@refract/contracts';
+import { UserText } from '../../components/user-text';
 
 /** One key: its name, the characters it starts with, when it was made and last used. */
 export function ApiKeyRow({
@@ -22,7 +23,7 @@ export function ApiKeyRow({
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Stack gap={2} style={{ minWidth: 0 }}>
           <Text fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {apiKey.name}
+            <UserText>{apiKey.name}</UserText>
           </Text>
           <Code dir="ltr" style={{ alignSelf: 'flex-start' }}>
             {apiKey.prefix}…

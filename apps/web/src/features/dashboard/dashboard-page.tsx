@@ -11,9 +11,11 @@ import { useSession } from '../../lib/session/session-context';
 import { ApiKeysSection } from './api-keys-section';
 import { SubscriptionPanel } from './subscription-panel';
 import { UsageList } from './usage-list';
+import { usePlanName } from '../../lib/plan-name';
 
 export function DashboardPage() {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const { user } = useSession();
   const stats = useUserStats();
   return (
@@ -51,7 +53,7 @@ export function DashboardPage() {
                 />
                 <StatCard
                   label={t('dashboard.currentPlan')}
-                  value={s.plan.name}
+                  value={planName(s.plan.name)}
                   hint={
                     s.subscription
                       ? t('dashboard.renews', { date: formatDate(s.subscription.endDate) })

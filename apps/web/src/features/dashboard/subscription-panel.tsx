@@ -7,10 +7,12 @@ import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useSubscriptionStatus } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
+import { usePlanName } from '../../lib/plan-name';
 
 /** The paid subscription, with a cancel that keeps it to the end of the period. */
 export function SubscriptionPanel() {
   const { t } = useTranslation();
+  const planName = usePlanName();
   const errorMessage = useErrorMessage();
   const status = useSubscriptionStatus();
   const queryClient = useQueryClient();
@@ -32,7 +34,7 @@ export function SubscriptionPanel() {
           {subscription.cancelAtPeriodEnd
             ? t('billing.dashboard.endsOn', { date: end })
             : t('billing.dashboard.renewsOn', {
-                plan: subscription.planDetails.name,
+                plan: planName(subscription.planDetails.name),
                 cycle: t(`billing.${subscription.billingType}`),
                 date: end,
               })}

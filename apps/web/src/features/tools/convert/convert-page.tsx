@@ -1,10 +1,10 @@
-import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById, type FormatInfo } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { api } from '../../../lib/api';
+import { FormatPicker } from './format-picker';
 
 const tool = toolById('convert');
 
@@ -31,16 +31,11 @@ export function ConvertPage() {
       submitLabel={t('convert.submit', { format: format.toUpperCase() })}
       fields={(form) => form.append('format', format)}
       options={
-        <Select
-          label={t('convert.format')}
+        <FormatPicker
           data={data}
           value={format}
-          onChange={(value) => value && setFormat(value)}
-          allowDeselect={false}
-          searchable
+          onChange={setFormat}
           disabled={formats.isPending}
-          nothingFoundMessage={t('convert.noMatch')}
-          maxDropdownHeight={280}
         />
       }
     />

@@ -9,6 +9,8 @@ const tool = toolById('watermark');
 
 /** Spec section 9: centred, opacity 0.5, scale 1, no rotation. */
 const DEFAULTS = { opacity: 0.5, scale: 1, rotation: 0, x: 0.5, y: 0.5 };
+/** The brand mark, the same in every language: short enough to fit a phone-sized preview. */
+const DEFAULT_TEXT = '© Refract';
 
 function LabelledSlider(props: {
   label: string;
@@ -39,7 +41,7 @@ function LabelledSlider(props: {
 export function WatermarkPage() {
   const { t } = useTranslation();
   const [settings, setSettings] = useState<WatermarkSettings>({
-    text: t('watermark.defaultText'),
+    text: DEFAULT_TEXT,
     ...DEFAULTS,
   });
   const [previewWidth, setPreviewWidth] = useState<number | null>(null);
@@ -73,6 +75,7 @@ export function WatermarkPage() {
             label={t('watermark.text')}
             value={settings.text}
             maxLength={200}
+            dir="auto"
             onChange={(event) => set({ text: event.currentTarget.value })}
           />
           <Text size="sm" c="dimmed">

@@ -26,7 +26,7 @@ const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
 
 /**
  * The image with the text on it as the server will draw it: 40 px × scale of the preview's
- * width, white with a dark outline. The text is dragged with a pointer or moved with arrow keys.
+ * width, white with a dark outline, cut off at the image's edges. The text is dragged with a pointer or moved with arrow keys.
  */
 export function WatermarkPreview(props: {
   url: string;
@@ -72,7 +72,8 @@ export function WatermarkPreview(props: {
       mx="auto"
       w="fit-content"
       maw="100%"
-      style={{ lineHeight: 0 }}
+      // Text past the edges is cut off, as it is in the server's result.
+      style={{ lineHeight: 0, overflow: 'hidden' }}
     >
       <Image
         src={props.url}
@@ -104,6 +105,9 @@ export function WatermarkPreview(props: {
         left={`${settings.x * 100}%`}
         top={`${settings.y * 100}%`}
         data-testid="watermark-text"
+        // Pango takes each paragraph's direction from its first strong character; so does this
+        // ("© Refract" stays "© Refract" on an Arabic page).
+        dir="auto"
         style={{
           transform: `translate(-50%, -50%) rotate(${settings.rotation}deg)`,
           fontSize: WATERMARK_BASE_FONT_PX * settings.scale,
@@ -113,6 +117,7 @@ export function WatermarkPreview(props: {
           WebkitTextStroke: `${(WATERMARK_BASE_FONT_PX * settings.scale) / 20}px #000`,
           paintOrder: 'stroke fill',
           whiteSpace: 'pre',
+          unicodeBidi: 'plaintext',
           cursor: 'move',
           touchAction: 'none',
           userSelect: 'none',
