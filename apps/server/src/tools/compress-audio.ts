@@ -10,7 +10,7 @@ export const compressAudioTool = mediaTool({
   fields: compressAudioFieldsSchema,
   service: 'compress-audio',
   target: () => 'mp3',
-  filename: () => 'compressed-audio.mp3',
+  name: { suffix: 'compressed', fallback: 'compressed-audio' },
   compress: ({ percentage }) => [
     ...['-c:a', 'libmp3lame', '-b:a', `${Math.round((320 * percentage) / 100)}k`],
   ],

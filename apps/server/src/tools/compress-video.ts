@@ -15,7 +15,7 @@ export const compressVideoTool = mediaTool({
   fields: compressVideoFieldsSchema,
   service: 'compress-video',
   target: () => 'mp4',
-  filename: () => 'compressed-video.mp4',
+  name: { suffix: 'compressed', fallback: 'compressed-video' },
   compress: ({ percentage }) => [
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crfFor(percentage))],
     ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart'],

@@ -48,7 +48,7 @@ describe('image tools', () => {
     it.each(sharpFormats)('writes %s that decodes with the right size', async (format, decoded) => {
       const res = await post('/api/convert', { format }, await fixtures.pngBytes(40, 30));
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="converted.${format}"`);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="upload.${format}"`);
       const meta = await sharp(res.rawPayload).metadata();
       expect(meta).toMatchObject({ format: decoded, width: 40, height: 30 });
     });
@@ -204,12 +204,12 @@ describe('image tools', () => {
     );
 
     it('cuts off a file over the tool limit with 413 file_too_large', async () => {
-      const big = Buffer.alloc(2 * 1024 * 1024 + 10, 1);
+      const big = Buffer.alloc(10 * 1024 * 1024 + 10, 1);
       const res = await post('/api/upscale', {}, big);
       expect(res.statusCode).toBe(413);
       expect(res.json()).toMatchObject({
         code: 'file_too_large',
-        error: expect.stringContaining('2 MB'),
+        error: expect.stringContaining('10 MB'),
       });
       await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
     });
@@ -280,7 +280,7 @@ describe('image tools', () => {
     ])('rotates by %s°', async (angle, width, height) => {
       const res = await post('/api/rotate', { angle }, await fixtures.pngBytes(40, 20));
       expect(res.statusCode).toBe(200);
-      expect(res.headers['content-disposition']).toContain('rotated-image.png');
+      expect(res.headers['content-disposition']).toContain('upload-rotated.png');
       expect(await sharp(res.rawPayload).metadata()).toMatchObject({
         width,
         height,

@@ -4,8 +4,9 @@ import { toolById, type MediaFormat, type Service, type ToolId } from '@refract/
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/app-error.js';
+import { resultName } from '../lib/result-name.js';
 import { ffmpegEncoders } from '../media/av/encoders.js';
-import { mediaOutput, type MediaOutput } from '../media/av/media-formats.js';
+import { mediaOutput } from '../media/av/media-formats.js';
 import { checkOutputEstimate } from '../media/av/output-size.js';
 import { probeMedia, type MediaProbe } from '../media/av/probe.js';
 import { transcode } from '../media/av/transcode.js';
@@ -20,7 +21,8 @@ interface MediaToolSpec<Fields> {
   fields: ZodType<Fields>;
   service: Service;
   target(fields: Fields): MediaFormat;
-  filename(output: MediaOutput): string;
+  /** The download is named after the upload: `song.ogg`, `song-compressed.mp3` (result-name.ts). */
+  name: { suffix?: string; fallback: string };
   /** Compress: its own encoder settings, and a result never larger than the input. */
   compress?(fields: Fields): string[];
 }
@@ -79,7 +81,7 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);
       await writeFile(probeFile(input), JSON.stringify(probe));
     },
-    async run({ input, inputBytes, fields, workDir, config, onProgress, signal }) {
+    async run({ input, inputName, inputBytes, fields, workDir, config, onProgress, signal }) {
       const target = mediaOutput(spec.target(fields));
       const output = join(workDir, `result.${target.extension}`);
       await transcode({
@@ -101,7 +103,11 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
           'already_compact',
           'This file is already compact: compressing it would not make it smaller',
         );
-      return { path: output, contentType: target.contentType, filename: spec.filename(target) };
+      return {
+        path: output,
+        contentType: target.contentType,
+        filename: resultName(inputName, { extensions: [target.extension], ...spec.name }),
+      };
     },
   };
 }

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
+import { jpegQualityOf } from './jpeg-quality.js';
 import { decodeToPng } from './magick.js';
 import { inImageSlot } from './slots.js';
 import { hasProcessingInstruction, svgReferences } from './svg-references.js';
@@ -32,6 +33,25 @@ export interface LoadedImage {
   /** A fresh sharp pipeline on the input, auto-oriented, metadata not carried over. */
   pipeline(options?: { animated?: boolean }): Sharp;
   pages: number;
+  /** A JPEG's estimated libjpeg quality, to re-encode near it (own-format.ts). */
+  jpegQuality?: number;
+  /** A WebP stored losslessly, to keep it so. */
+  webpLossless?: boolean;
+}
+
+/** Whether a WebP's first image chunk is lossless (VP8L) rather than lossy (VP8). */
+async function isLosslessWebp(path: string): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const text = head.toString('latin1', 0, bytesRead);
+    const lossless = text.indexOf('VP8L');
+    const lossy = text.indexOf('VP8 ');
+    return lossless >= 0 && (lossy < 0 || lossless < lossy);
+  } finally {
+    await file.close();
+  }
 }
 
 export const invalidImage = (detail?: string) =>
@@ -99,6 +119,8 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     return {
       format,
       pages: meta.pages ?? 1,
+      jpegQuality: format === 'jpeg' ? await jpegQualityOf(path) : undefined,
+      webpLossless: format === 'webp' ? await isLosslessWebp(path) : undefined,
       pipeline: ({ animated = false } = {}) =>
         sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated })
           .autoOrient()
