@@ -24,7 +24,7 @@ interface MediaToolSpec<Fields> {
   /** The download is named after the upload: `song.ogg`, `song-compressed.mp3` (result-name.ts). */
   name: { suffix?: string; fallback: string };
   /** Compress: its own encoder settings, and a result never larger than the input. */
-  compress?(fields: Fields): string[];
+  compress?(fields: Fields, probe: MediaProbe): string[];
 }
 
 /** How long one job may run; a 100 MB video at realtime VP9 needs a few minutes on 2 cores. */
@@ -77,20 +77,21 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       if (target.kind === 'video' && !probe.hasVideo)
         throw new AppError(415, 'unsupported_media_type', 'This file has no video track');
       // An output bomb (KBs of FLAC silence as GBs of WAV) is refused before anything is held.
-      const codecArgs = spec.compress?.(fields) ?? target.codecArgs;
+      const codecArgs = spec.compress?.(fields, probe) ?? target.codecArgs;
       checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);
       await writeFile(probeFile(input), JSON.stringify(probe));
     },
     async run({ input, inputName, inputBytes, fields, workDir, config, onProgress, signal }) {
       const target = mediaOutput(spec.target(fields));
       const output = join(workDir, `result.${target.extension}`);
+      const probe = await probeOf(input, config);
       await transcode({
         ffmpegPath: config.engines.ffmpeg,
         input,
-        probe: await probeOf(input, config),
+        probe,
         output,
         target,
-        codecArgs: spec.compress?.(fields),
+        codecArgs: spec.compress?.(fields, probe),
         limits: config.media,
         timeoutMs: JOB_TIME_LIMIT_MS,
         onProgress,
@@ -101,7 +102,7 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
         throw new AppError(
           422,
           'already_compact',
-          'This file is already compact: compressing it would not make it smaller',
+          'This file is already compact: at this percentage it would not get smaller. Try a lower percentage.',
         );
       return {
         path: output,

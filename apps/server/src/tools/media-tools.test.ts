@@ -121,7 +121,7 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
     }
   });
 
-  it('compresses audio to a smaller mp3 at the chosen share of 320 kbps', async () => {
+  it('compresses audio to a smaller mp3 at the chosen share of its own bitrate', async () => {
     const res = await post('/api/audio/compress-audio', 'audio', { percentage: '50' }, wav);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="upload-compressed.mp3"');
