@@ -27,6 +27,10 @@ export const IMAGE_FORMATS = [
   'tga',
   'xcf',
   'dds',
+  // Netpbm, beyond the spec's list: libvips' cousins read them, scanners and scientists write them.
+  'ppm',
+  'pgm',
+  'pbm',
 ] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 

@@ -18,6 +18,8 @@ export const healthSchema = z.object({
     chromium: engine,
     /** The face-detection model (loaded on first use; this says it is installed). */
     faces: engine,
+    /** libheif's heif-convert and heif-enc (with an HEVC encoder): HEIC/HEIF read and written. */
+    libheif: engine,
   }),
 });
 

@@ -122,3 +122,28 @@ export async function photoJpeg(width = 2000, height = 1500): Promise<Buffer> {
     .jpeg({ quality: 92 })
     .toBuffer();
 }
+
+/** Whether Debian's libheif tools (heif-enc with x265, heif-convert) are installed. */
+export const hasLibheif = (() => {
+  try {
+    return execFileSync('heif-enc', ['--list-encoders']).toString().includes('x265');
+  } catch {
+    return false;
+  }
+})();
+
+/** An iPhone-like HEIC photo (HEVC, heic brand), made with libheif's own encoder. */
+export async function heicPhoto(width = 640, height = 480): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
+  try {
+    const source = join(dir, 'IMG_0001.png');
+    await sharp(await photoJpeg(width, height))
+      .png()
+      .toFile(source);
+    const out = join(dir, 'IMG_0001.heic');
+    execFileSync('heif-enc', ['-q', '50', '-p', 'preset=ultrafast', source, '-o', out]);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

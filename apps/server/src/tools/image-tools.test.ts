@@ -348,6 +348,6 @@ describe('image tools', () => {
       write: false,
       reason: expect.any(String),
     });
-    expect(formats).toHaveLength(24);
+    expect(formats).toHaveLength(27);
   });
 });

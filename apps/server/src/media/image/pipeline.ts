@@ -1,6 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
+import { decodeHeif } from './heif.js';
 import { jpegQualityOf } from './jpeg-quality.js';
 import { decodeToPng } from './magick.js';
 import { inImageSlot } from './slots.js';
@@ -12,7 +13,7 @@ export const MAX_INPUT_PIXELS = 100_000_000;
 
 const SHARP_INPUTS = new Set<InputFormat>(['jpeg', 'png', 'gif', 'webp', 'tiff', 'avif', 'svg']);
 const MAGICK_INPUTS: Partial<
-  Record<InputFormat, 'Bmp' | 'Ico' | 'Cur' | 'Psd' | 'Dds' | 'Pcx' | 'Tga'>
+  Record<InputFormat, 'Bmp' | 'Ico' | 'Cur' | 'Psd' | 'Dds' | 'Pcx' | 'Tga' | 'Ppm' | 'Pgm' | 'Pbm'>
 > = {
   bmp: 'Bmp',
   ico: 'Ico',
@@ -21,6 +22,9 @@ const MAGICK_INPUTS: Partial<
   dds: 'Dds',
   pcx: 'Pcx',
   tga: 'Tga',
+  ppm: 'Ppm',
+  pgm: 'Pgm',
+  pbm: 'Pbm',
 };
 
 /** Whether uploads in this format are decoded (sharp natively, ImageMagick for the rest). */
@@ -101,7 +105,7 @@ async function loadSvg(path: string): Promise<Buffer> {
  */
 export async function loadImage(path: string, signal?: AbortSignal): Promise<LoadedImage> {
   const format = await sniffFile(path);
-  if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {
+  if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format] && format !== 'heif')) {
     throw new AppError(
       415,
       'unsupported_media_type',
@@ -113,6 +117,7 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     if (format === 'svg') input = await loadSvg(path);
     const magickFormat = MAGICK_INPUTS[format];
     if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
+    if (format === 'heif') input = await decodeHeif(path, signal);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();

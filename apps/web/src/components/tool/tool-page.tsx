@@ -21,6 +21,11 @@ export const IMAGE_ACCEPT = [
   '.pcx',
   '.tga',
   '.svg',
+  '.heic',
+  '.heif',
+  '.ppm',
+  '.pgm',
+  '.pbm',
 ];
 
 /** Codes that say only "it failed": a tool may word these its own way. */
