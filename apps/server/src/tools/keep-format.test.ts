@@ -111,3 +111,43 @@ describe('editors keep the format and the name', () => {
     );
   });
 });
+
+describe('upscale is bounded by the result, not the upload', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    token = (await registerSubscriber(t)).token;
+  });
+  afterAll(() => t.close());
+
+  const upscale = (content: Buffer) =>
+    postForm(t.app, '/api/upscale', { token, file: { filename: 'in.png', content } });
+
+  it('takes a 3 MB upload (the old limit was 2 MB)', async () => {
+    const noisy = await sharp({
+      create: {
+        width: 1000,
+        height: 1000,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .png()
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(2.5 * 1024 * 1024);
+    const res = await upscale(noisy);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 2000, height: 2000 });
+  });
+
+  it('refuses an image whose double would pass 64 megapixels, before any work', async () => {
+    const res = await upscale(await fixtures.pngBytes(4100, 4000));
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'image_too_large',
+      error: expect.stringContaining('64 megapixels'),
+    });
+  });
+});
