@@ -30,15 +30,18 @@ export async function startRefract(port, env = {}, nodeArgs = []) {
   });
   const exited = new Promise((r) => child.once('exit', r));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000; // a shared machine under load starts slowly
+  // Two minutes: on a loaded 2-core machine the server's start has taken over 30 s.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
     if (up) break;
-    if (Date.now() > deadline || child.exitCode !== null)
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGTERM'); // Never left running behind a failed start.
       throw new Error(`Refract did not start on port ${port}`);
+    }
     await sleep(200);
   }
   return {

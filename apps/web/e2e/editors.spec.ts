@@ -51,7 +51,7 @@ test('crop: a 4:3 frame with zoom, cut by the server', async ({ strictPage: page
   await page.keyboard.press('ArrowRight');
   await expect(page.getByText('Zoom: 1.2×')).toBeVisible();
   await page.getByRole('button', { name: 'Crop and download' }).click();
-  const meta = await download(page, 'cropped-image.png');
+  const meta = await download(page, 'photo-cropped.png');
   // The frame is 4:3 of a 2:1 image zoomed 1.2×: 400/1.2 high.
   expect(meta.height).toBeGreaterThanOrEqual(332);
   expect(meta.height).toBeLessThanOrEqual(334);
@@ -74,7 +74,7 @@ test('watermark: text moved with the keyboard, drawn by the server', async ({
   await page.keyboard.press('ArrowRight');
   await expect(page.getByText('Rotation: 1°')).toBeVisible();
   await page.getByRole('button', { name: 'Add watermark and download' }).click();
-  expect(await download(page, 'watermarked-image.png')).toMatchObject({ width: 640, height: 480 });
+  expect(await download(page, 'photo-watermarked.png')).toMatchObject({ width: 640, height: 480 });
 });
 
 test('meme: outside bands, made by the server', async ({ strictPage: page }) => {
@@ -91,7 +91,7 @@ test('meme: outside bands, made by the server', async ({ strictPage: page }) => 
     460,
   );
   await page.getByRole('button', { name: 'Make the meme and download' }).click();
-  expect(await download(page, 'meme.png')).toMatchObject({ width: 400, height: 460 });
+  expect(await download(page, 'photo-meme.png')).toMatchObject({ width: 400, height: 460 });
 });
 
 test('meme: visitors may open the page; making one asks them to log in', async ({ page }) => {
@@ -133,5 +133,5 @@ test('face blur: detected and hand-placed areas, blurred by the server', async (
   await expect(page.getByTestId('blur-area')).toHaveCount(detected);
 
   await page.getByRole('button', { name: 'Blur and download' }).click();
-  expect(await download(page, 'blurred-image.png')).toMatchObject({ width: 1920, height: 1537 });
+  expect(await download(page, 'people-blurred.jpg')).toMatchObject({ width: 1920, height: 1537 });
 });

@@ -25,10 +25,10 @@ test('convert a PNG to WEBP and download it', async ({ strictPage: page }) => {
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Convert to WEBP' }).click();
-  const link = page.getByRole('link', { name: 'Download converted.webp' });
+  const link = page.getByRole('link', { name: 'Download photo.webp' });
   await expect(link).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-  expect(download.suggestedFilename()).toBe('converted.webp');
+  expect(download.suggestedFilename()).toBe('photo.webp');
   const meta = await sharp(readFileSync((await download.path())!)).metadata();
   expect(meta).toMatchObject({ format: 'webp', width: 64, height: 48 });
 });

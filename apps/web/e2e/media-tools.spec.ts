@@ -36,7 +36,7 @@ test('convert a WAV to MP3, watching both progress bars reach 100', async ({
     'aria-valuenow',
     '100',
   );
-  const link = page.getByRole('link', { name: 'Download converted.mp3' });
+  const link = page.getByRole('link', { name: 'Download tone.mp3' });
   await expect(link).toBeVisible();
   await expect(page.getByText(/Before: .* · After: /)).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
@@ -112,7 +112,7 @@ for (const width of [375, 1280]) {
         buffer: generate('tone.wav', ['-f', 'lavfi', '-i', 'sine=duration=3']),
       });
       await page.locator('button[type="submit"]').click();
-      await expect(page.locator('a[download="compressed-audio.mp3"]')).toBeVisible();
+      await expect(page.locator('a[download="tone-compressed.mp3"]')).toBeVisible();
       expect(await overflowsHorizontally(page)).toBe(false);
       await page.screenshot({
         path: `${SCREENSHOTS}/compress-audio-${language}-${width}.png`,

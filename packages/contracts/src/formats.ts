@@ -27,6 +27,10 @@ export const IMAGE_FORMATS = [
   'tga',
   'xcf',
   'dds',
+  // Netpbm, beyond the spec's list: libvips' cousins read them, scanners and scientists write them.
+  'ppm',
+  'pgm',
+  'pbm',
 ] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
@@ -50,7 +54,8 @@ export const compressFieldsSchema = z.object({
   quality: z.coerce.number().int().min(1).max(100).default(80),
   width: z.coerce.number().int().min(1).max(16_384).optional(),
   height: z.coerce.number().int().min(1).max(16_384).optional(),
-  keepFormat: z.enum(['true', 'false']).default('false'),
+  /** On (the default): the image keeps its own format (decision 016); off: JPEG, as the spec has it. */
+  keepFormat: z.enum(['true', 'false']).default('true'),
 });
 export const rotateFieldsSchema = z.object({
   angle: z.coerce

@@ -20,6 +20,8 @@ export const healthSchema = z.object({
     faces: engine,
     /** The person-segmentation model of remove background (installed; loaded on first use). */
     segmentation: engine,
+    /** libheif's heif-convert and heif-enc (with an HEVC encoder): HEIC/HEIF read and written. */
+    libheif: engine,
   }),
 });
 

@@ -93,7 +93,7 @@ export const TOOLS = [
     route: '/upscale',
     category: 'image',
     services: ['optimize-upscale'],
-    maxUploadBytes: 2 * MB,
+    maxUploadBytes: 10 * MB,
   },
   {
     id: 'convertAudio',

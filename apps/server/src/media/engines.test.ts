@@ -29,6 +29,11 @@ describe('detectEngines', () => {
     expect(chromium.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   });
 
+  it.skipIf(!installed('heif-enc'))('reads libheif when its tools are installed', async () => {
+    const { libheif } = await detectEngines({ ffmpeg: 'ffmpeg', chromium: 'chromium' });
+    expect(libheif).toEqual({ available: true, version: expect.stringMatching(/^\d+\.\d+/) });
+  });
+
   it('reports engines at bad paths as missing, without a shell', async () => {
     const engines = await detectEngines({ ffmpeg: 'ffmpeg; touch /tmp/pwned', chromium: '$(id)' });
     expect(engines.ffmpeg.available).toBe(false);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { EngineStatus, Health } from '@refract/contracts';
 import { faceModelStatus } from './faces/face-detector.js';
 import { segmentationModelStatus } from './segmentation/person-segmenter.js';
+import { libheifStatus } from './image/heif.js';
 
 export type Engines = Health['engines'];
 
@@ -72,11 +73,12 @@ export function resolveExecutable(command: string): string {
 
 /** Looks for every engine once, at start-up. A missing engine is reported, never fatal. */
 export async function detectEngines(paths: { ffmpeg: string; chromium: string }): Promise<Engines> {
-  const [sharp, magick, ffmpeg, chromium] = await Promise.all([
+  const [sharp, magick, ffmpeg, chromium, libheif] = await Promise.all([
     detectSharp(),
     detectMagick(),
     detectFfmpeg(paths.ffmpeg),
     detectChromium(paths.chromium),
+    libheifStatus(),
   ]);
   return {
     sharp,
@@ -85,5 +87,6 @@ export async function detectEngines(paths: { ffmpeg: string; chromium: string })
     chromium,
     faces: faceModelStatus(),
     segmentation: segmentationModelStatus(),
+    libheif,
   };
 }

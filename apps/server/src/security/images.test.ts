@@ -177,23 +177,25 @@ describe('hostile images', () => {
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.includes('<script')).toBe(false);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="converted.png"');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="page.png"');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('never uses an uploaded file name as a path', async () => {
     const escape = join(scratch, 'escaped.png');
-    const names = [
-      `../../../../../..${escape}`,
-      '..\\..\\..\\windows.png',
-      'a\u0000b.png',
-      `${'x'.repeat(1000)}.png`,
-      '"; filename="evil.html',
+    // The result is named after the upload's last path part, cleaned, with the result's extension.
+    const names: [string, string][] = [
+      [`../../../../../..${escape}`, 'escaped.png'],
+      ['..\\..\\..\\windows.png', 'windows.png'],
+      ['a\u0000b.png', 'a-b.png'],
+      [`${'x'.repeat(1000)}.png`, `${'x'.repeat(100)}.png`],
+      // The quote ends the multipart header's name: an empty name, so the spec's name.
+      ['"; filename="evil.html', 'converted.png'],
     ];
-    for (const name of names) {
+    for (const [name, download] of names) {
       const res = await convert(await pngBytes(), name);
       expect(res.statusCode, name).toBe(200);
-      expect(res.headers['content-disposition']).toBe('attachment; filename="converted.png"');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="${download}"`);
     }
     expect(existsSync(escape)).toBe(false);
     expect(readdirSync(scratch).filter((f) => f.startsWith('escaped'))).toEqual([]);

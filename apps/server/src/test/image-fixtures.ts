@@ -88,3 +88,62 @@ export function animatedGif(): Buffer {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A photo-like JPEG, as a phone saves one: soft shapes and texture at several scales with
+ * sensor-like grain, at quality 92. 2000×1500 (3 MP) is about 1.3 MB; 4000×3000 (12 MP) about
+ * 5.5 MB, the size of a real phone photo.
+ */
+export async function photoJpeg(width = 2000, height = 1500): Promise<Buffer> {
+  const noise = (w: number, h: number, sigma: number) =>
+    sharp({
+      create: {
+        width: w,
+        height: h,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma },
+      },
+    })
+      .png()
+      .toBuffer();
+  const shapes = await noise(Math.round(width / 16), Math.round(height / 16), 70);
+  const texture = await sharp(await noise(Math.round(width / 4), Math.round(height / 4), 40))
+    .resize(width, height)
+    .png()
+    .toBuffer();
+  const grain = await noise(width, height, 10);
+  return sharp(shapes)
+    .resize(width, height, { kernel: 'cubic' })
+    .composite([
+      { input: texture, blend: 'overlay' },
+      { input: grain, blend: 'overlay' },
+    ])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+/** Whether Debian's libheif tools (heif-enc with x265, heif-convert) are installed. */
+export const hasLibheif = (() => {
+  try {
+    return execFileSync('heif-enc', ['--list-encoders']).toString().includes('x265');
+  } catch {
+    return false;
+  }
+})();
+
+/** An iPhone-like HEIC photo (HEVC, heic brand), made with libheif's own encoder. */
+export async function heicPhoto(width = 640, height = 480): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
+  try {
+    const source = join(dir, 'IMG_0001.png');
+    await sharp(await photoJpeg(width, height))
+      .png()
+      .toFile(source);
+    const out = join(dir, 'IMG_0001.heic');
+    execFileSync('heif-enc', ['-q', '50', '-p', 'preset=ultrafast', source, '-o', out]);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

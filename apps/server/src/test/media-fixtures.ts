@@ -145,3 +145,30 @@ export const mp3WithLargeCover = () => {
     rmSync(dir, { recursive: true, force: true });
   }
 };
+
+/** The most common file there is: a 128 kbps stereo MP3 (pink noise under a tone, music-like). */
+export const ordinaryMp3 = (seconds = 5) =>
+  generate('mp3', [
+    ...['-f', 'lavfi', '-i', `anoisesrc=d=${seconds}:c=pink:a=0.2`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=330:duration=${seconds}`],
+    ...['-filter_complex', 'amix=inputs=2,aformat=channel_layouts=stereo'],
+    ...['-c:a', 'libmp3lame', '-b:a', '128k'],
+  ]);
+
+/** A phone-like clip: 720p at 30 fps and 6 Mbps, with a 64 kbps AAC sound track. */
+export const phoneVideo = (seconds = 3) =>
+  generate('mp4', [
+    ...['-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `anoisesrc=d=${seconds}:c=pink:a=0.2`],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '6M', '-pix_fmt', 'yuv420p'],
+    ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2', '-shortest'],
+  ]);
+
+/** A track's own bitrate in bits/s, as ffprobe reads it. */
+export function streamBitRate(path: string, type: 'a' | 'v'): number {
+  const out = execFileSync('ffprobe', [
+    ...['-v', 'error', '-select_streams', `${type}:0`, '-show_entries', 'stream=bit_rate'],
+    ...['-of', 'csv=p=0', path],
+  ]);
+  return Number(out.toString().trim());
+}

@@ -1,7 +1,8 @@
-import { join } from 'node:path';
 import { blurFaceFieldsSchema, toolById, type BlurArea } from '@refract/contracts';
 import sharp, { type OverlayOptions } from 'sharp';
 import type { z } from 'zod';
+import { resultName } from '../lib/result-name.js';
+import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -114,7 +115,7 @@ export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>>
   maxBytes: toolById('blurFace').maxUploadBytes,
   fields: blurFaceFieldsSchema,
   service: () => 'security-blur-face',
-  async run({ input, fields, workDir, signal }) {
+  async run({ input, inputName, fields, workDir, signal }) {
     const image = await loadImage(input, signal);
     const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
       .autoOrient;
@@ -124,8 +125,15 @@ export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>>
       const patch = await blurredPatch(image, box, signal);
       patches.push({ input: patch, left: box.left, top: box.top });
     }
-    const path = join(workDir, 'result.png');
-    await inImageSlot(() => image.pipeline().composite(patches).png().toFile(path), signal);
-    return { path, contentType: 'image/png', filename: 'blurred-image.png' };
+    const result = await writeOwnFormat(
+      image,
+      image.pipeline().composite(patches),
+      workDir,
+      signal,
+    );
+    return {
+      ...result,
+      filename: resultName(inputName, { ...result, suffix: 'blurred', fallback: 'blurred-image' }),
+    };
   },
 };

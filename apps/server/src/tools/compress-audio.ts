@@ -1,17 +1,18 @@
 import { compressAudioFieldsSchema } from '@refract/contracts';
+import { compressedAudioKbps, MP3_RULE } from '../media/av/compress-rates.js';
 import { mediaTool } from './media-tool.js';
 
-/** The percentage is the share of mp3's top bitrate, 320 kbps, to keep (as the earlier app did). */
+/** The percentage is the share of the source's own bitrate to keep (compress-rates.ts). */
 export const compressAudioTool = mediaTool({
   id: 'compressAudio',
   path: '/api/audio/compress-audio',
-  summary: 'Compress audio to mp3 at a share of 320 kbps',
+  summary: "Compress audio to mp3 at a share of the source's own bitrate",
   fileField: 'audio',
   fields: compressAudioFieldsSchema,
   service: 'compress-audio',
   target: () => 'mp3',
-  filename: () => 'compressed-audio.mp3',
-  compress: ({ percentage }) => [
-    ...['-c:a', 'libmp3lame', '-b:a', `${Math.round((320 * percentage) / 100)}k`],
+  name: { suffix: 'compressed', fallback: 'compressed-audio' },
+  compress: ({ percentage }, probe) => [
+    ...['-c:a', 'libmp3lame', '-b:a', `${compressedAudioKbps(probe, percentage, MP3_RULE)}k`],
   ],
 });

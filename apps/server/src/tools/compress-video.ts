@@ -1,4 +1,5 @@
 import { compressVideoFieldsSchema } from '@refract/contracts';
+import { compressedAudioKbps, VIDEO_AAC_RULE, videoRateCap } from '../media/av/compress-rates.js';
 import { mediaTool } from './media-tool.js';
 
 /**
@@ -15,9 +16,13 @@ export const compressVideoTool = mediaTool({
   fields: compressVideoFieldsSchema,
   service: 'compress-video',
   target: () => 'mp4',
-  filename: () => 'compressed-video.mp4',
-  compress: ({ percentage }) => [
+  name: { suffix: 'compressed', fallback: 'compressed-video' },
+  // The sound track follows Compress audio's rule: a share of its own bitrate.
+  compress: ({ percentage }, probe) => [
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crfFor(percentage))],
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart'],
+    ...videoRateCap(probe),
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+    ...['-b:a', `${compressedAudioKbps(probe, percentage, VIDEO_AAC_RULE)}k`],
+    ...['-movflags', '+faststart'],
   ],
 });

@@ -9,5 +9,5 @@ export const convertAudioTool = mediaTool({
   fields: convertAudioFieldsSchema,
   service: 'convert-audio',
   target: ({ format }) => format,
-  filename: (output) => `converted.${output.extension}`,
+  name: { fallback: 'converted' },
 });

@@ -10,5 +10,5 @@ export const convertVideoTool = mediaTool({
   fields: convertVideoFieldsSchema,
   service: 'convert-video',
   target: ({ format }) => format,
-  filename: (output) => `converted.${output.extension}`,
+  name: { fallback: 'converted' },
 });

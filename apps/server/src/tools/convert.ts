@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { convertFieldsSchema, toolById } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
+import { resultName } from '../lib/result-name.js';
 import { canWrite, OUTPUTS } from '../media/image/formats.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { ANIMATED_OUTPUTS, writeImage } from './image-output.js';
@@ -30,7 +31,7 @@ export const convertTool: ToolDefinition<{
       );
     }
   },
-  async run({ input, fields, workDir, config, signal }) {
+  async run({ input, inputName, fields, workDir, config, signal }) {
     const image = await loadImage(input, signal);
     const animated = image.pages > 1 && ANIMATED_OUTPUTS.has(fields.format);
     const { extension, contentType } = OUTPUTS[fields.format];
@@ -41,6 +42,10 @@ export const convertTool: ToolDefinition<{
       workDir,
       signal,
     });
-    return { path, contentType, filename: `converted.${extension}` };
+    return {
+      path,
+      contentType,
+      filename: resultName(inputName, { extensions: [extension], fallback: 'converted' }),
+    };
   },
 };

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
 import { cropFieldsSchema, toolById } from '@refract/contracts';
 import type { z } from 'zod';
+import { resultName } from '../lib/result-name.js';
+import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -16,7 +17,7 @@ export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
   maxBytes: toolById('crop').maxUploadBytes,
   fields: cropFieldsSchema,
   service: () => 'modify-crop',
-  async run({ input, fields, workDir, signal }) {
+  async run({ input, inputName, fields, workDir, signal }) {
     const image = await loadImage(input, signal);
     const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
       .autoOrient;
@@ -29,8 +30,10 @@ export const cropTool: ToolDefinition<z.output<typeof cropFieldsSchema>> = {
       width: clamp(Math.round(fields.width), 1, width - left),
       height: clamp(Math.round(fields.height), 1, height - top),
     };
-    const path = join(workDir, 'result.png');
-    await inImageSlot(() => image.pipeline().extract(area).png().toFile(path), signal);
-    return { path, contentType: 'image/png', filename: 'cropped-image.png' };
+    const result = await writeOwnFormat(image, image.pipeline().extract(area), workDir, signal);
+    return {
+      ...result,
+      filename: resultName(inputName, { ...result, suffix: 'cropped', fallback: 'cropped-image' }),
+    };
   },
 };

@@ -44,7 +44,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
         await halves(200, 100),
       );
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toContain('cropped-image.png');
+      expect(res.headers['content-disposition']).toContain('in-cropped.png');
       const out = await rgba(res.rawPayload);
       expect([out.width, out.height]).toEqual([50, 40]);
       expect(out.at(0, 0)).toEqual([0, 0, 255, 255]);
@@ -77,7 +77,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
         input,
       );
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toContain('watermarked-image.png');
+      expect(res.headers['content-disposition']).toContain('in-watermarked.png');
       const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
       expect(box).not.toBeNull();
       expect(Math.abs((box.left + box.right) / 2 - 100)).toBeLessThan(10);
@@ -137,7 +137,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
         await noisePng(300, 200),
       );
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toContain('meme.png');
+      expect(res.headers['content-disposition']).toContain('in-meme.png');
       const out = await rgba(res.rawPayload);
       expect([out.width, out.height]).toEqual([300, 360]);
       expect(out.at(2, 2)).toEqual([255, 255, 255, 255]);
@@ -181,7 +181,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       const areas = [{ x: 20, y: 30, width: 60, height: 50 }];
       const res = await post('/api/blur-face', { areas: JSON.stringify(areas) }, input);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toContain('blurred-image.png');
+      expect(res.headers['content-disposition']).toContain('in-blurred.png');
       const before = await rgba(input);
       const after = await rgba(res.rawPayload);
       expect(changedBox(before, after)).toEqual({ left: 20, top: 30, right: 79, bottom: 79 });

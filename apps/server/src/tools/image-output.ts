@@ -1,10 +1,12 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImageFormat } from '@refract/contracts';
 import type { Sharp } from 'sharp';
 import type { Config } from '../config.js';
 import { runFfmpeg } from '../media/av/run-ffmpeg.js';
 import { OUTPUTS } from '../media/image/formats.js';
+import { toCursor } from '../media/image/cursor.js';
+import { encodeHeif } from '../media/image/heif.js';
 import { encodeFromPng } from '../media/image/magick.js';
 import { inImageSlot } from '../media/image/slots.js';
 import { traceToSvg } from '../media/image/trace.js';
@@ -19,6 +21,9 @@ const MAGICK_NAMES = {
   dds: 'Dds',
   eps: 'Eps',
   pdf: 'Pdf',
+  ppm: 'Ppm',
+  pgm: 'Pgm',
+  pbm: 'Pbm',
 } as const;
 
 /** Formats that keep an animated input's frames. */
@@ -53,10 +58,19 @@ export async function writeImage(
   }
   if (engine === 'magick') {
     const png = await inImageSlot(() => pipeline.png().toBuffer(), signal);
-    await writeFile(
-      path,
-      await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]),
-    );
+    const encoded = await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]);
+    // ImageMagick writes a cursor as an icon (type 1): made a real one here.
+    await writeFile(path, format === 'cur' ? toCursor(encoded) : encoded);
+    return;
+  }
+  if (engine === 'libheif') {
+    const png = join(workDir, 'heif-source.png');
+    try {
+      await inImageSlot(() => pipeline.png().toFile(png), signal);
+      await encodeHeif(png, path, signal);
+    } finally {
+      await rm(png, { force: true });
+    }
     return;
   }
   if (engine === 'potrace') {

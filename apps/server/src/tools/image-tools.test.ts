@@ -48,7 +48,7 @@ describe('image tools', () => {
     it.each(sharpFormats)('writes %s that decodes with the right size', async (format, decoded) => {
       const res = await post('/api/convert', { format }, await fixtures.pngBytes(40, 30));
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="converted.${format}"`);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="upload.${format}"`);
       const meta = await sharp(res.rawPayload).metadata();
       expect(meta).toMatchObject({ format: decoded, width: 40, height: 30 });
     });
@@ -112,7 +112,7 @@ describe('image tools', () => {
       expect((await sharp(res.rawPayload).metadata()).pages).toBe(5);
     });
 
-    it.each(['xcf', 'cdr', 'heic', 'svg'])(
+    it.each(['xcf', 'cdr'])(
       'refuses %s honestly with unsupported_output_format',
       async (format) => {
         const res = await post('/api/convert', { format }, await fixtures.pngBytes());
@@ -204,12 +204,12 @@ describe('image tools', () => {
     );
 
     it('cuts off a file over the tool limit with 413 file_too_large', async () => {
-      const big = Buffer.alloc(2 * 1024 * 1024 + 10, 1);
+      const big = Buffer.alloc(10 * 1024 * 1024 + 10, 1);
       const res = await post('/api/upscale', {}, big);
       expect(res.statusCode).toBe(413);
       expect(res.json()).toMatchObject({
         code: 'file_too_large',
-        error: expect.stringContaining('2 MB'),
+        error: expect.stringContaining('10 MB'),
       });
       await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
     });
@@ -250,9 +250,13 @@ describe('image tools', () => {
       })
         .png()
         .toBuffer();
-      const res = await post('/api/compress', { quality: '40', width: '100' }, photo);
+      const res = await post(
+        '/api/compress',
+        { quality: '40', width: '100', keepFormat: 'false' },
+        photo,
+      );
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toContain('compressed-image.jpg');
+      expect(res.headers['content-disposition']).toContain('upload-compressed.jpg');
       expect(await sharp(res.rawPayload).metadata()).toMatchObject({
         format: 'jpeg',
         width: 100,
@@ -263,15 +267,6 @@ describe('image tools', () => {
       expect(res.rawPayload.length).toBeLessThan(photo.length);
     });
 
-    it('keeps PNG when asked', async () => {
-      const res = await post(
-        '/api/compress',
-        { quality: '60', keepFormat: 'true' },
-        await fixtures.pngBytes(),
-      );
-      expect((await sharp(res.rawPayload).metadata()).format).toBe('png');
-    });
-
     it.each([
       ['90', 20, 40],
       ['-90', 20, 40],
@@ -280,7 +275,7 @@ describe('image tools', () => {
     ])('rotates by %s°', async (angle, width, height) => {
       const res = await post('/api/rotate', { angle }, await fixtures.pngBytes(40, 20));
       expect(res.statusCode).toBe(200);
-      expect(res.headers['content-disposition']).toContain('rotated-image.png');
+      expect(res.headers['content-disposition']).toContain('upload-rotated.png');
       expect(await sharp(res.rawPayload).metadata()).toMatchObject({
         width,
         height,
@@ -353,6 +348,6 @@ describe('image tools', () => {
       write: false,
       reason: expect.any(String),
     });
-    expect(formats).toHaveLength(24);
+    expect(formats).toHaveLength(27);
   });
 });

@@ -4,8 +4,9 @@ import { toolById, type MediaFormat, type Service, type ToolId } from '@refract/
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/app-error.js';
+import { resultName } from '../lib/result-name.js';
 import { ffmpegEncoders } from '../media/av/encoders.js';
-import { mediaOutput, type MediaOutput } from '../media/av/media-formats.js';
+import { mediaOutput } from '../media/av/media-formats.js';
 import { checkOutputEstimate } from '../media/av/output-size.js';
 import { probeMedia, type MediaProbe } from '../media/av/probe.js';
 import { transcode } from '../media/av/transcode.js';
@@ -20,9 +21,10 @@ interface MediaToolSpec<Fields> {
   fields: ZodType<Fields>;
   service: Service;
   target(fields: Fields): MediaFormat;
-  filename(output: MediaOutput): string;
+  /** The download is named after the upload: `song.ogg`, `song-compressed.mp3` (result-name.ts). */
+  name: { suffix?: string; fallback: string };
   /** Compress: its own encoder settings, and a result never larger than the input. */
-  compress?(fields: Fields): string[];
+  compress?(fields: Fields, probe: MediaProbe): string[];
 }
 
 /** How long one job may run; a 100 MB video at realtime VP9 needs a few minutes on 2 cores. */
@@ -75,20 +77,21 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
       if (target.kind === 'video' && !probe.hasVideo)
         throw new AppError(415, 'unsupported_media_type', 'This file has no video track');
       // An output bomb (KBs of FLAC silence as GBs of WAV) is refused before anything is held.
-      const codecArgs = spec.compress?.(fields) ?? target.codecArgs;
+      const codecArgs = spec.compress?.(fields, probe) ?? target.codecArgs;
       checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);
       await writeFile(probeFile(input), JSON.stringify(probe));
     },
-    async run({ input, inputBytes, fields, workDir, config, onProgress, signal }) {
+    async run({ input, inputName, inputBytes, fields, workDir, config, onProgress, signal }) {
       const target = mediaOutput(spec.target(fields));
       const output = join(workDir, `result.${target.extension}`);
+      const probe = await probeOf(input, config);
       await transcode({
         ffmpegPath: config.engines.ffmpeg,
         input,
-        probe: await probeOf(input, config),
+        probe,
         output,
         target,
-        codecArgs: spec.compress?.(fields),
+        codecArgs: spec.compress?.(fields, probe),
         limits: config.media,
         timeoutMs: JOB_TIME_LIMIT_MS,
         onProgress,
@@ -99,9 +102,13 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
         throw new AppError(
           422,
           'already_compact',
-          'This file is already compact: compressing it would not make it smaller',
+          'This file is already compact: at this percentage it would not get smaller. Try a lower percentage.',
         );
-      return { path: output, contentType: target.contentType, filename: spec.filename(target) };
+      return {
+        path: output,
+        contentType: target.contentType,
+        filename: resultName(inputName, { extensions: [target.extension], ...spec.name }),
+      };
     },
   };
 }

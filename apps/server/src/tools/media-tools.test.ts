@@ -79,9 +79,7 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
       const res = await post('/api/audio/convertaudio', 'audio', { format }, wav);
       expect(res.statusCode, res.body).toBe(200);
       const extension = mediaOutput(format).extension;
-      expect(res.headers['content-disposition']).toBe(
-        `attachment; filename="converted.${extension}"`,
-      );
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="upload.${extension}"`);
       const raw = format === 'pcm' ? ['-f', 's16le', '-ar', '44100', '-ac', '2'] : [];
       const [stream] = media.probeFile(saved(res.rawPayload, `out.${extension}`), raw);
       expect(stream!.codec).toBe(EXPECTED_CODEC[format]);
@@ -123,10 +121,10 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
     }
   });
 
-  it('compresses audio to a smaller mp3 at the chosen share of 320 kbps', async () => {
+  it('compresses audio to a smaller mp3 at the chosen share of its own bitrate', async () => {
     const res = await post('/api/audio/compress-audio', 'audio', { percentage: '50' }, wav);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers['content-disposition']).toBe('attachment; filename="compressed-audio.mp3"');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="upload-compressed.mp3"');
     expect(res.rawPayload.length).toBeLessThan(wav.length);
     expect(Number(res.headers['x-original-size'])).toBe(wav.length);
     expect(Number(res.headers['x-result-size'])).toBe(res.rawPayload.length);
@@ -141,7 +139,7 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
       const res = await post('/api/video/compress-video', 'video', { percentage }, big);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-disposition']).toBe(
-        'attachment; filename="compressed-video.mp4"',
+        'attachment; filename="upload-compressed.mp4"',
       );
       sizes.push(res.rawPayload.length);
     }

@@ -1,8 +1,9 @@
-import { join } from 'node:path';
 import { MEME_BAND_PX, MEME_FONT_PX, memeFieldsSchema, toolById } from '@refract/contracts';
 import type { OverlayOptions } from 'sharp';
 import type { z } from 'zod';
 import { clipOverlay } from '../media/image/overlay.js';
+import { resultName } from '../lib/result-name.js';
+import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
 import { renderText, textBoundsFor } from '../media/image/text.js';
@@ -24,7 +25,7 @@ export const memeTool: ToolDefinition<Fields> = {
   maxBytes: toolById('meme').maxUploadBytes,
   fields: memeFieldsSchema,
   service: () => 'create-meme',
-  async run({ input, fields, workDir, signal }) {
+  async run({ input, inputName, fields, workDir, signal }) {
     const image = await loadImage(input, signal);
     const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
       .autoOrient;
@@ -67,8 +68,10 @@ export const memeTool: ToolDefinition<Fields> = {
     if (outside) {
       pipeline = pipeline.extend({ top: band, bottom: band, background: BANDS[fields.background] });
     }
-    const path = join(workDir, 'result.png');
-    await inImageSlot(() => pipeline.composite(overlays).png().toFile(path), signal);
-    return { path, contentType: 'image/png', filename: 'meme.png' };
+    const result = await writeOwnFormat(image, pipeline.composite(overlays), workDir, signal);
+    return {
+      ...result,
+      filename: resultName(inputName, { ...result, suffix: 'meme', fallback: 'meme' }),
+    };
   },
 };

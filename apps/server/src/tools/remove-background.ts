@@ -7,11 +7,11 @@ import {
 } from '@refract/contracts';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../lib/app-error.js';
+import { resultName } from '../lib/result-name.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { OUTPUTS } from '../media/image/formats.js';
 import { inImageSlot, withTimeLimit } from '../media/image/slots.js';
 import { SEGMENTATION_SIDE, segmentPerson } from '../media/segmentation/person-segmenter.js';
-import { clientName } from './output-name.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
@@ -113,11 +113,14 @@ export const removeBackgroundTool: ToolDefinition<RemoveBackgroundFields> = {
       const result = fields.background ? rgba.flatten({ background: fields.background }) : rgba;
       const path = join(workDir, `result.${fields.format}`);
       await inImageSlot(() => encode(result, fields.format).toFile(path), limited);
-      const { stem } = clientName(inputName);
       return {
         path,
         contentType: OUTPUTS[fields.format].contentType,
-        filename: `${stem ?? 'image'}-no-background.${fields.format}`,
+        filename: resultName(inputName, {
+          extensions: [fields.format],
+          suffix: 'no-background',
+          fallback: 'image-no-background',
+        }),
         headers: {
           'x-original-size': String(inputBytes),
           'x-result-size': String((await stat(path)).size),

@@ -8,7 +8,7 @@ export interface ToolResult {
   /** The result file, inside the request's work directory. */
   path: string;
   contentType: string;
-  /** The download name the spec gives (converted.png, rotated-image.png, ...). */
+  /** The download name: after the upload's (result-name.ts), else the spec's (rotated-image.png). */
   filename: string;
   headers?: Record<string, string>;
 }

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
 import { toolById, WATERMARK_BASE_FONT_PX, watermarkFieldsSchema } from '@refract/contracts';
 import type { z } from 'zod';
+import { resultName } from '../lib/result-name.js';
+import { writeOwnFormat } from '../media/image/own-format.js';
 import { clipOverlay, fadeOverlay, rotateOverlay } from '../media/image/overlay.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
@@ -44,7 +45,7 @@ export const watermarkTool: ToolDefinition<Fields> = {
   maxBytes: toolById('watermark').maxUploadBytes,
   fields: watermarkFieldsSchema,
   service: () => 'security-watermark',
-  async run({ input, fields, workDir, signal }) {
+  async run({ input, inputName, fields, workDir, signal }) {
     const image = await loadImage(input, signal);
     const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
       .autoOrient;
@@ -58,16 +59,15 @@ export const watermarkTool: ToolDefinition<Fields> = {
       { width, height },
       signal,
     );
-    const path = join(workDir, 'result.png');
-    await inImageSlot(
-      () =>
-        image
-          .pipeline()
-          .composite(placed ? [placed] : [])
-          .png()
-          .toFile(path),
-      signal,
-    );
-    return { path, contentType: 'image/png', filename: 'watermarked-image.png' };
+    const pipeline = image.pipeline().composite(placed ? [placed] : []);
+    const result = await writeOwnFormat(image, pipeline, workDir, signal);
+    return {
+      ...result,
+      filename: resultName(inputName, {
+        ...result,
+        suffix: 'watermarked',
+        fallback: 'watermarked-image',
+      }),
+    };
   },
 };

@@ -6,8 +6,19 @@ export interface ToolResponse {
   headers: (name: string) => string | null;
 }
 
-/** The download name the server gave in Content-Disposition. */
+/**
+ * The download name the server gave in Content-Disposition: the UTF-8 `filename*` when there
+ * is one (a name in any script), else the ASCII `filename`.
+ */
 export function filenameFrom(disposition: string | null, fallback = 'result'): string {
+  const encoded = disposition?.match(/filename\*=UTF-8''([^;]+)/i)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // A malformed escape: the ASCII name below still names the file.
+    }
+  }
   return disposition?.match(/filename="([^"]+)"/)?.[1] ?? fallback;
 }
 

@@ -11,6 +11,9 @@ export interface MediaProbe {
   /** The first sound track's rate and channels, for the output estimate (output-size.ts). */
   sampleRate?: number;
   channels?: number;
+  /** The first sound and picture tracks' own bitrates in bits/s, when the container says. */
+  audioBitRate?: number;
+  videoBitRate?: number;
 }
 
 /** What a file may be before any work starts (config.media): frame size and length. */
@@ -68,7 +71,8 @@ function ffprobeJson(ffprobePath: string, path: string, maxPixels: number): Prom
   const args = [
     ...['-v', 'error', '-protocol_whitelist', 'file', '-max_pixels', String(maxPixels)],
     '-show_entries',
-    'format=format_name,duration:stream=codec_type,duration,width,height,sample_rate,channels' +
+    'format=format_name,duration,bit_rate' +
+      ':stream=codec_type,duration,width,height,sample_rate,channels,bit_rate' +
       ':stream_disposition=attached_pic',
     ...['-of', 'json', path],
   ];
@@ -92,11 +96,12 @@ interface ProbeStream {
   height?: number;
   sample_rate?: string;
   channels?: number;
+  bit_rate?: string;
   disposition?: { attached_pic?: number };
 }
 
 interface ProbeOutput {
-  format?: { format_name?: string; duration?: string };
+  format?: { format_name?: string; duration?: string; bit_rate?: string };
   streams?: ProbeStream[];
 }
 
@@ -159,6 +164,19 @@ export async function probeMedia(
     throw unsupported('This file has no audio or video to convert');
   checkLimits(output, limits);
   const sound = streams.find((s) => s.codec_type === 'audio');
+  const picture = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const sampleRate = Number(sound?.sample_rate) || undefined;
-  return { demuxer, durationSeconds, hasAudio, hasVideo, sampleRate, channels: sound?.channels };
+  // An MP3 or other sound-only file often names only the whole file's rate.
+  const audioBitRate =
+    Number(sound?.bit_rate) || (!hasVideo ? Number(output.format?.bit_rate) : 0) || undefined;
+  return {
+    demuxer,
+    durationSeconds,
+    hasAudio,
+    hasVideo,
+    sampleRate,
+    channels: sound?.channels,
+    audioBitRate,
+    videoBitRate: Number(picture?.bit_rate) || undefined,
+  };
 }

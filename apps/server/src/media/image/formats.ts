@@ -3,7 +3,7 @@ import { IMAGE_FORMATS } from '@refract/contracts';
 import type { Engines } from '../engines.js';
 import { canRead } from './pipeline.js';
 
-export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'potrace' | 'none';
+export type OutputEngine = 'sharp' | 'magick' | 'ffmpeg' | 'potrace' | 'libheif' | 'none';
 
 interface OutputFormat {
   engine: OutputEngine;
@@ -31,27 +31,15 @@ export const OUTPUTS: Record<ImageFormat, OutputFormat> = {
   dds: { engine: 'magick', extension: 'dds', contentType: 'image/vnd.ms-dds' },
   eps: { engine: 'magick', extension: 'eps', contentType: 'application/postscript' },
   pdf: { engine: 'magick', extension: 'pdf', contentType: 'application/pdf' },
+  ppm: { engine: 'magick', extension: 'ppm', contentType: 'image/x-portable-pixmap' },
+  pgm: { engine: 'magick', extension: 'pgm', contentType: 'image/x-portable-graymap' },
+  pbm: { engine: 'magick', extension: 'pbm', contentType: 'image/x-portable-bitmap' },
   mp4: { engine: 'ffmpeg', extension: 'mp4', contentType: 'video/mp4' },
   webm: { engine: 'ffmpeg', extension: 'webm', contentType: 'video/webm' },
   mov: { engine: 'ffmpeg', extension: 'mov', contentType: 'video/quicktime' },
-  heif: {
-    engine: 'none',
-    extension: 'heif',
-    contentType: 'image/heif',
-    reason: 'No HEVC encoder is available on this server',
-  },
-  heic: {
-    engine: 'none',
-    extension: 'heic',
-    contentType: 'image/heic',
-    reason: 'No HEVC encoder is available on this server',
-  },
-  svg: {
-    engine: 'none',
-    extension: 'svg',
-    contentType: 'image/svg+xml',
-    reason: 'Vector tracing is not available yet',
-  },
+  heif: { engine: 'libheif', extension: 'heif', contentType: 'image/heif' },
+  heic: { engine: 'libheif', extension: 'heic', contentType: 'image/heic' },
+  svg: { engine: 'potrace', extension: 'svg', contentType: 'image/svg+xml' },
   xcf: {
     engine: 'none',
     extension: 'xcf',
@@ -73,13 +61,19 @@ export function canWrite(format: ImageFormat, engines: Engines): boolean {
   return engine === 'potrace' || engines[engine].available;
 }
 
+/** Whether uploads in this format are decoded here: HEIC/HEIF only with libheif installed. */
+export function canReadHere(format: ImageFormat, engines: Engines): boolean {
+  if (format === 'heif' || format === 'heic') return engines.libheif.available;
+  return format === 'jpg' || canRead(format);
+}
+
 export function formatTable(engines: Engines): FormatInfo[] {
   return IMAGE_FORMATS.map((format) => {
     const write = canWrite(format, engines);
     const { engine, reason } = OUTPUTS[format];
     return {
       format,
-      read: format === 'jpg' || canRead(format),
+      read: canReadHere(format, engines),
       write,
       ...(write
         ? {}

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
+import { decodeHeif } from './heif.js';
+import { jpegQualityOf } from './jpeg-quality.js';
 import { decodeToPng } from './magick.js';
 import { inImageSlot } from './slots.js';
 import { hasProcessingInstruction, svgReferences } from './svg-references.js';
@@ -11,7 +13,7 @@ export const MAX_INPUT_PIXELS = 100_000_000;
 
 const SHARP_INPUTS = new Set<InputFormat>(['jpeg', 'png', 'gif', 'webp', 'tiff', 'avif', 'svg']);
 const MAGICK_INPUTS: Partial<
-  Record<InputFormat, 'Bmp' | 'Ico' | 'Cur' | 'Psd' | 'Dds' | 'Pcx' | 'Tga'>
+  Record<InputFormat, 'Bmp' | 'Ico' | 'Cur' | 'Psd' | 'Dds' | 'Pcx' | 'Tga' | 'Ppm' | 'Pgm' | 'Pbm'>
 > = {
   bmp: 'Bmp',
   ico: 'Ico',
@@ -20,6 +22,9 @@ const MAGICK_INPUTS: Partial<
   dds: 'Dds',
   pcx: 'Pcx',
   tga: 'Tga',
+  ppm: 'Ppm',
+  pgm: 'Pgm',
+  pbm: 'Pbm',
 };
 
 /** Whether uploads in this format are decoded (sharp natively, ImageMagick for the rest). */
@@ -32,6 +37,25 @@ export interface LoadedImage {
   /** A fresh sharp pipeline on the input, auto-oriented, metadata not carried over. */
   pipeline(options?: { animated?: boolean }): Sharp;
   pages: number;
+  /** A JPEG's estimated libjpeg quality, to re-encode near it (own-format.ts). */
+  jpegQuality?: number;
+  /** A WebP stored losslessly, to keep it so. */
+  webpLossless?: boolean;
+}
+
+/** Whether a WebP's first image chunk is lossless (VP8L) rather than lossy (VP8). */
+async function isLosslessWebp(path: string): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const text = head.toString('latin1', 0, bytesRead);
+    const lossless = text.indexOf('VP8L');
+    const lossy = text.indexOf('VP8 ');
+    return lossless >= 0 && (lossy < 0 || lossless < lossy);
+  } finally {
+    await file.close();
+  }
 }
 
 export const invalidImage = (detail?: string) =>
@@ -81,7 +105,7 @@ async function loadSvg(path: string): Promise<Buffer> {
  */
 export async function loadImage(path: string, signal?: AbortSignal): Promise<LoadedImage> {
   const format = await sniffFile(path);
-  if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {
+  if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format] && format !== 'heif')) {
     throw new AppError(
       415,
       'unsupported_media_type',
@@ -93,12 +117,15 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     if (format === 'svg') input = await loadSvg(path);
     const magickFormat = MAGICK_INPUTS[format];
     if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
+    if (format === 'heif') input = await decodeHeif(path, signal);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();
     return {
       format,
       pages: meta.pages ?? 1,
+      jpegQuality: format === 'jpeg' ? await jpegQualityOf(path) : undefined,
+      webpLossless: format === 'webp' ? await isLosslessWebp(path) : undefined,
       pipeline: ({ animated = false } = {}) =>
         sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated })
           .autoOrient()

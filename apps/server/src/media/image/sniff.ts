@@ -16,7 +16,10 @@ export type InputFormat =
   | 'dds'
   | 'pcx'
   | 'tga'
-  | 'svg';
+  | 'svg'
+  | 'ppm'
+  | 'pgm'
+  | 'pbm';
 
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.toString('latin1', start, end);
 
@@ -54,6 +57,9 @@ export function sniffBytes(head: Buffer, size: number): InputFormat | undefined 
   if (ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'WEBP') return 'webp';
   if (ascii(head, 0, 4) === 'II*\0' || ascii(head, 0, 4) === 'MM\0*') return 'tiff';
   if (ascii(head, 0, 2) === 'BM') return 'bmp';
+  // Netpbm: P1/P4 bitmap, P2/P5 graymap, P3/P6 pixmap, then whitespace before the width.
+  if (head[0] === 0x50 && /^P[1-6]\s/.test(ascii(head, 0, 3)))
+    return (['pbm', 'pgm', 'ppm'] as const)[(head[1]! - 0x31) % 3];
   if (ascii(head, 0, 4) === '8BPS') return 'psd';
   if (ascii(head, 0, 4) === 'DDS ') return 'dds';
   if (

@@ -3,6 +3,7 @@ import type { Service } from '@refract/contracts';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import type { Services } from '../../services/services.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
+import { contentDisposition } from '../../lib/result-name.js';
 
 /**
  * Runs one use of a service under a quota reservation: refused up front when the quota is
@@ -32,11 +33,11 @@ export async function runMetered<T>(
 }
 
 /**
- * The headers of every result file: always an attachment with an ASCII-safe name, never sniffed,
- * so a result is never shown inline (an SVG could run script).
+ * The headers of every result file: always an attachment (ASCII name, and the UTF-8 one when it
+ * differs), never sniffed, so a result is never shown inline (an SVG could run script).
  */
 export const downloadHeaders = (contentType: string, filename: string) => ({
   'content-type': contentType,
-  'content-disposition': `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`,
+  'content-disposition': contentDisposition(filename),
   'x-content-type-options': 'nosniff',
 });

@@ -15,8 +15,11 @@ import { useToolRun, type ToolResult } from './use-tool-run';
  * What the picker offers: any image, plus extensions browsers give no image type. They go
  * under a MIME key, because a bare extension in react-dropzone's list is skipped with a warning.
  */
-const IMAGE_ACCEPT = {
-  'image/*': ['.bmp', '.ico', '.cur', '.psd', '.dds', '.pcx', '.tga', '.svg'],
+export const IMAGE_ACCEPT = {
+  'image/*': [
+    '.bmp', '.ico', '.cur', '.psd', '.dds', '.pcx', '.tga', '.svg',
+    '.heic', '.heif', '.ppm', '.pgm', '.pbm',
+  ],
 };
 
 /** Codes that say only "it failed": a tool may word these its own way. */

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
+import { useObjectUrl } from '../../../components/tool/use-object-url';
+import { CompressComparison } from './compress-comparison';
 
 const tool = toolById('compress');
 
@@ -11,12 +13,26 @@ export function CompressPage() {
   const [quality, setQuality] = useState(80);
   const [width, setWidth] = useState<number | ''>('');
   const [height, setHeight] = useState<number | ''>('');
-  const [keepFormat, setKeepFormat] = useState(false);
+  // On by default: a PNG logo stays a PNG with its transparency (decision 016).
+  const [keepFormat, setKeepFormat] = useState(true);
+  const [file, setFile] = useState<File | null>(null);
+  const originalUrl = useObjectUrl(file);
   return (
     <ToolPage
       tool={tool}
       endpoint="/api/compress"
       submitLabel={t('compress.submit')}
+      onFileChange={setFile}
+      resultDetails={(result) =>
+        originalUrl && (
+          <CompressComparison
+            originalUrl={originalUrl}
+            resultUrl={result.url}
+            before={Number(result.headers('x-original-size') ?? file?.size ?? 0)}
+            after={result.size}
+          />
+        )
+      }
       fields={(form) => {
         form.append('quality', String(quality));
         if (width !== '') form.append('width', String(width));

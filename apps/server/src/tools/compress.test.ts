@@ -1,0 +1,91 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bearer, registerUser } from '../test/accounts.js';
+import * as fixtures from '../test/image-fixtures.js';
+import { leftIn, postForm } from '../test/multipart.js';
+import { registerSubscriber } from '../test/plans.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** A logo-like PNG: a soft-edged coloured disc with gradients on a transparent background. */
+async function logoPng(size = 600) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">
+    <defs><radialGradient id="g"><stop offset="0" stop-color="#ffcc00"/><stop offset="1" stop-color="#cc2200"/></radialGradient></defs>
+    <circle cx="${size / 2}" cy="${size / 2}" r="${size * 0.4}" fill="url(#g)"/>
+    <text x="${size * 0.2}" y="${size * 0.55}" font-size="${size / 6}" fill="#fff">Logo</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+describe('compress keeps the format, never grows', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    token = (await registerSubscriber(t)).token;
+  });
+  afterAll(() => t.close());
+
+  const post = (fields: Record<string, string>, content: Buffer, filename: string, as = token) =>
+    postForm(t.app, '/api/compress', { token: as, fields, file: { filename, content } });
+
+  it('a PNG with alpha comes back a smaller PNG with its transparency', async () => {
+    const logo = await logoPng();
+    const res = await post({}, logo, 'logo.png');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="logo-compressed.png"');
+    expect(res.rawPayload.length).toBeLessThan(logo.length);
+    const { data, info } = await sharp(res.rawPayload)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    // The corner is still fully transparent, the centre still opaque.
+    expect(data[3]).toBe(0);
+    expect(data[(300 * info.width + 300) * 4 + 3]).toBe(255);
+  });
+
+  it('a JPEG photo stays a smaller JPEG; a WebP stays WebP', async () => {
+    const photo = await fixtures.photoJpeg(1200, 900);
+    const jpeg = await post({}, photo, 'IMG_1054.JPG');
+    expect(jpeg.statusCode, jpeg.body).toBe(200);
+    expect(jpeg.headers['content-disposition']).toBe(
+      'attachment; filename="IMG_1054-compressed.JPG"',
+    );
+    expect((await sharp(jpeg.rawPayload).metadata()).format).toBe('jpeg');
+    expect(jpeg.rawPayload.length).toBeLessThan(photo.length);
+    expect(Number(jpeg.headers['x-original-size'])).toBe(photo.length);
+    expect(Number(jpeg.headers['x-compressed-size'])).toBe(jpeg.rawPayload.length);
+
+    const webp = await sharp(photo).webp({ quality: 95 }).toBuffer();
+    const res = await post({}, webp, 'photo.webp');
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.rawPayload.length).toBeLessThan(webp.length);
+  });
+
+  it('keepFormat=false gives JPEG, as the spec has it', async () => {
+    const res = await post({ keepFormat: 'false' }, await logoPng(), 'logo.png');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="logo-compressed.jpg"');
+  });
+
+  it('refuses to grow a file with already_compact, says what to try, charges nothing', async () => {
+    const basic = await registerUser(t.app);
+    const small = await sharp(await fixtures.photoJpeg(400, 300))
+      .jpeg({ quality: 20 })
+      .toBuffer();
+    const res = await post({ quality: '100' }, small, 'small.jpg', basic.token);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'already_compact',
+      error: expect.stringContaining('lower quality'),
+    });
+    const stats = (
+      await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(basic.token) })
+    ).json();
+    const used = stats.usage.find(
+      (u: { service: string }) => u.service === 'optimize-compress',
+    ).used;
+    expect(used).toBe(0);
+    await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
+  });
+});
