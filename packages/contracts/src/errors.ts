@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'result_expired',
   'media_too_large',
   'output_too_large',
+  'no_scheduled_change',
+  'unknown_field',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

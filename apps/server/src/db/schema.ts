@@ -39,6 +39,8 @@ export interface PlansTable {
   annual_fee_cents: number;
   features: string;
   hidden: number;
+  /** 1: kept for history and current subscribers, no longer offered. */
+  archived: number;
   position: number;
   created_at: string;
   updated_at: string;
@@ -61,6 +63,9 @@ export interface SubscriptionsTable {
   cancel_at_period_end: number;
   provider_subscription_id: string | null;
   last_event_at: string | null;
+  /** A downgrade chosen for when the paid period ends (null: none). */
+  scheduled_plan_id: string | null;
+  scheduled_billing_type: 'monthly' | 'annual' | null;
   created_at: string;
   updated_at: string;
 }

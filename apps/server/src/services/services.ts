@@ -92,6 +92,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       payments,
       provider,
       quotas,
+      publicUrl: config.publicUrl,
     }),
     stripe: stripe && {
       client: stripe,

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
+import { SubscriptionSummary } from '../../components/subscription-summary';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useSubscriptionStatus } from '../../lib/queries';
@@ -25,24 +26,17 @@ export function SubscriptionPanel() {
   const subscription = status.data?.subscription;
   if (!subscription || subscription.status !== 'active') return null;
   const end = formatDate(subscription.userDetails.subscriptionEndDate);
+  const renewing = !subscription.cancelAtPeriodEnd && !subscription.scheduledChange;
   return (
     <Paper withBorder radius="lg" p="lg" mb="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Text>
-          {subscription.cancelAtPeriodEnd
-            ? t('billing.dashboard.endsOn', { date: end })
-            : t('billing.dashboard.renewsOn', {
-                plan: subscription.planDetails.name,
-                cycle: t(`billing.${subscription.billingType}`),
-                date: end,
-              })}
-        </Text>
-        {!subscription.cancelAtPeriodEnd && (
+      <SubscriptionSummary subscription={subscription} />
+      {renewing && (
+        <Group justify="flex-end" mt="sm">
           <Button variant="default" color="red" onClick={confirm.open}>
             {t('billing.dashboard.cancel')}
           </Button>
-        )}
-      </Group>
+        </Group>
+      )}
       <Modal
         opened={confirming}
         onClose={confirm.close}
