@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import { refuseUnknownFields } from '../lib/unknown-fields.js';
 
 export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
@@ -56,10 +57,12 @@ export async function receiveUpload(
     throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
   }
   const upload: Upload = { bytes: 0, fields: {}, workDir };
+  const otherFiles: Record<string, true> = {};
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
       if (part.type === 'file') {
         if (part.fieldname !== fileField || upload.path) {
+          if (part.fieldname !== fileField) otherFiles[part.fieldname] = true;
           part.file.resume();
           continue;
         }
@@ -83,6 +86,10 @@ export async function receiveUpload(
     if (err instanceof AppError) throw err;
     throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
   }
+  // Every multipart route declares its fields (config.upload, also its OpenAPI form): any
+  // other name, text or file, is refused here, in one place for every tool.
+  const declared = request.routeOptions.config.upload?.fields;
+  if (declared) refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [fileField]);
   if (!upload.path || upload.bytes === 0)
     throw new AppError(400, 'no_file', `Choose a file to upload (field "${fileField}")`);
   return upload;
