@@ -1,0 +1,45 @@
+import { expect, test } from './fixtures';
+import { apiFromPage, signUp, uniqueEmail } from './helpers';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('a tool page shows the uses left and the reset date; with none left it says so before any upload', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'quota line password 1');
+  await page.goto('/rotate');
+  const line = page.getByTestId('quota-line');
+  await expect(line).toHaveText(/^Uses left: 3 of 3, until .+\.$/);
+  const submit = page.getByRole('button', { name: 'Rotate and download' });
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'dot.png',
+    mimeType: 'image/png',
+    buffer: PNG,
+  });
+  await expect(submit).toBeEnabled();
+
+  // Another page's service is counted apart.
+  const charged = await apiFromPage(page, '/api/user/track', {
+    service: 'modify-rotate',
+    imageCount: 3,
+  });
+  expect(charged.status).toBe(200);
+  await page.goto('/compress-audio');
+  await expect(page.getByTestId('quota-line')).toHaveText(/^Uses left: 3 of 3/);
+
+  await page.goto('/rotate');
+  await expect(line).toHaveText(/^You have no uses of this tool left until .+\. See the plans$/);
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'dot.png',
+    mimeType: 'image/png',
+    buffer: PNG,
+  });
+  // A file is chosen, yet nothing can be sent: no use is left.
+  await expect(submit).toBeDisabled();
+  await line.getByRole('link', { name: 'See the plans' }).click();
+  await expect(page).toHaveURL(/\/plans$/);
+});
