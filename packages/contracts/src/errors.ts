@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   'output_too_large',
   'no_scheduled_change',
   'unknown_field',
+  'account_suspended',
+  'last_admin',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -163,6 +163,7 @@ export const adminUserRowSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: z.enum(['admin', 'user']),
+  suspended: z.boolean(),
   subscription: z
     .object({ plan: z.string(), billingType: z.enum(BILLING_TYPES), endDate: z.string() })
     .nullable(),
@@ -220,3 +221,18 @@ export function isDowngrade(current: PlanChoice, target: PlanChoice): boolean {
     return current.billingType === 'annual' && target.billingType === 'monthly';
   return target.monthlyFee < current.monthlyFee;
 }
+
+/** PATCH /api/admin/users/:id: a role, a suspension, or both. */
+export const adminUserChangeSchema = z
+  .object({ role: z.enum(['admin', 'user']).optional(), suspended: z.boolean().optional() })
+  .refine((body) => body.role !== undefined || body.suspended !== undefined, {
+    message: 'give a role or suspended',
+  });
+export type AdminUserChange = z.infer<typeof adminUserChangeSchema>;
+
+/** POST /api/admin/users/:id/grant: a plan for some months, at no charge. */
+export const adminGrantSchema = z.object({
+  planId: z.string().min(1).max(100),
+  months: z.number().int().min(1).max(36),
+});
+export type AdminGrant = z.infer<typeof adminGrantSchema>;

@@ -8,6 +8,7 @@ import * as m006 from './migrations/006-payments.js';
 import * as m007 from './migrations/007-job-claims.js';
 import * as m008 from './migrations/008-normalised-emails.js';
 import * as m009 from './migrations/009-plan-changes.js';
+import * as m010 from './migrations/010-account-suspension.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '007-job-claims': m007,
   '008-normalised-emails': m008,
   '009-plan-changes': m009,
+  '010-account-suspension': m010,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -19,6 +19,8 @@ export interface UsersTable {
   book_answer_hash: string | null;
   meal_answer_hash: string | null;
   session_epoch: number;
+  /** Set while an admin has suspended the account: no sign-in, no keys, no sessions. */
+  suspended_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -128,7 +130,8 @@ export interface PaymentsTable {
   id: string;
   user_id: string;
   plan_id: string;
-  provider: 'sandbox' | 'stripe';
+  /** `admin`: a plan an admin granted, recorded as a zero-amount payment. */
+  provider: 'sandbox' | 'stripe' | 'admin';
   provider_payment_id: string;
   amount_cents: number;
   currency: string;

@@ -84,6 +84,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       usage,
       payments,
       config.payments.sandboxInProduction,
+      database.db,
     ),
     payments: paymentService({
       db: database.db,
