@@ -49,7 +49,8 @@ export function ToolSubmit(props: {
                   remaining: formatNumber(usage.remaining),
                   quota: formatNumber(usage.quota),
                   date,
-                })}{' '}
+                })}
+          {exhausted && ' '}
           {exhausted && (
             <Anchor component={Link} to="/plans" size="sm">
               {t('tool.quota.plans')}
