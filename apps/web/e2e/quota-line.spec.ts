@@ -1,5 +1,10 @@
-import { expect, test } from './fixtures';
-import { apiFromPage, signUp, uniqueEmail } from './helpers';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, overflowsHorizontally, test } from './fixtures';
+import { apiFromPage, chooseArabic, logInAsAdmin, signUp, uniqueEmail } from './helpers';
+
+/** For looking at, not for comparing: they are not committed. */
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -43,3 +48,35 @@ test('a tool page shows the uses left and the reset date; with none left it says
   await line.getByRole('link', { name: 'See the plans' }).click();
   await expect(page).toHaveURL(/\/plans$/);
 });
+
+for (const width of [375, 1280]) {
+  for (const language of ['en', 'ar']) {
+    test(`the quota line and the admin users page fit at ${width}px in ${language}`, async ({
+      strictPage: page,
+    }) => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.setViewportSize({ width, height: 900 });
+      await signUp(page, uniqueEmail(), 'quota layout password 1');
+      if (language === 'ar') await chooseArabic(page);
+      await page.goto('/compress-video');
+      await expect(page.getByTestId('quota-line')).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/quota-${language}-${width}.png`,
+        fullPage: true,
+      });
+      // The admin page in English only: the admin signs in by the English labels.
+      if (language === 'ar') return;
+      await page.evaluate(() => localStorage.clear());
+      await logInAsAdmin(page);
+      await page.goto('/admin/users');
+      await page
+        .getByRole('button', { name: /Marie Curie/ })
+        .first()
+        .click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({ path: `${SCREENSHOTS}/admin-users-${language}-${width}.png` });
+    });
+  }
+}
