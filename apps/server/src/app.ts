@@ -33,6 +33,7 @@ import { stripeWebhookRoutes } from './routes/payments/stripe-webhook-routes.js'
 import { startJobSystem } from './services/jobs/job-system.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
+import { refusingUnknownBodyFields } from './lib/unknown-fields.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -75,7 +76,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(refusingUnknownBodyFields(validatorCompiler));
   app.setSerializerCompiler(responseSerializerCompiler);
   registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 

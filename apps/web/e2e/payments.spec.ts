@@ -54,7 +54,7 @@ test('a whole sandbox purchase: plans, subscribe, card, success, then Developer 
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Cancel subscription' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click();
-  await expect(page.getByText(/is cancelled and ends on/)).toBeVisible();
+  await expect(page.getByText(/subscription ends on .* It will not renew/)).toBeVisible();
 });
 
 test('an annual purchase, and a declined card that goes to /cancel', async ({ page }) => {

@@ -55,6 +55,10 @@ export const ERROR_CODES = [
   'result_expired',
   'media_too_large',
   'output_too_large',
+  'no_scheduled_change',
+  'unknown_field',
+  'account_suspended',
+  'last_admin',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -15,7 +15,15 @@ export const checkoutBodySchema = z.object({
   planId: z.string().min(1).max(100),
   billingType: z.enum(BILLING_TYPES).default('monthly'),
 });
-export const checkoutResponseSchema = z.object({ url: z.string() });
+/**
+ * Where to send the browser, an absolute address built from PUBLIC_URL. A downgrade is not
+ * paid for: it is scheduled for the end of the paid period (`scheduledFor`) and `url` is the
+ * dashboard.
+ */
+export const checkoutResponseSchema = z.object({
+  url: z.string(),
+  scheduledFor: z.string().optional(),
+});
 
 /** A recorded payment (spec section 3); amounts in cents. */
 export const paymentSchema = z.object({

@@ -30,6 +30,8 @@ export const planSchema = z.object({
   monthlyFee: z.number(),
   annualFee: z.number(),
   features: z.array(z.string()),
+  /** No longer offered (only admins see it); kept for history and current subscribers. */
+  archived: z.boolean(),
   services: z.array(planServiceSchema),
 });
 export type Plan = z.infer<typeof planSchema>;
@@ -161,6 +163,7 @@ export const adminUserRowSchema = z.object({
   name: z.string(),
   email: z.string(),
   role: z.enum(['admin', 'user']),
+  suspended: z.boolean(),
   subscription: z
     .object({ plan: z.string(), billingType: z.enum(BILLING_TYPES), endDate: z.string() })
     .nullable(),
@@ -189,7 +192,47 @@ export const subscriptionStatusSchema = z.object({
       status: z.enum(['active', 'expired']),
       /** Cancelled: it runs to its end date and is not renewed. */
       cancelAtPeriodEnd: z.boolean(),
+      /** A downgrade waiting for the end date: the plan it moves to then (null: none). */
+      scheduledChange: z
+        .object({
+          plan: z.object({ _id: z.string(), name: z.string() }),
+          billingType: z.enum(BILLING_TYPES),
+        })
+        .nullable(),
     })
     .nullable(),
 });
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** A plan and cycle, as the downgrade rule compares them (fees in any one unit). */
+export interface PlanChoice {
+  planId: string;
+  monthlyFee: number;
+  billingType: BillingType;
+}
+
+/**
+ * A move from a paid subscription that gives the user less than they paid for, so it waits
+ * for the paid period to end (docs/decisions/013): a plan with a lower monthly fee, or the same
+ * plan from annual to monthly. Anything else (a dearer plan, monthly to annual) starts at once.
+ */
+export function isDowngrade(current: PlanChoice, target: PlanChoice): boolean {
+  if (target.planId === current.planId)
+    return current.billingType === 'annual' && target.billingType === 'monthly';
+  return target.monthlyFee < current.monthlyFee;
+}
+
+/** PATCH /api/admin/users/:id: a role, a suspension, or both. */
+export const adminUserChangeSchema = z
+  .object({ role: z.enum(['admin', 'user']).optional(), suspended: z.boolean().optional() })
+  .refine((body) => body.role !== undefined || body.suspended !== undefined, {
+    message: 'give a role or suspended',
+  });
+export type AdminUserChange = z.infer<typeof adminUserChangeSchema>;
+
+/** POST /api/admin/users/:id/grant: a plan for some months, at no charge. */
+export const adminGrantSchema = z.object({
+  planId: z.string().min(1).max(100),
+  months: z.number().int().min(1).max(36),
+});
+export type AdminGrant = z.infer<typeof adminGrantSchema>;

@@ -8,6 +8,8 @@ import * as m006 from './migrations/006-payments.js';
 import * as m007 from './migrations/007-job-claims.js';
 import * as m008 from './migrations/008-normalised-emails.js';
 import * as m009 from './migrations/009-cache-versions.js';
+import * as m010 from './migrations/010-plan-changes.js';
+import * as m011 from './migrations/011-account-suspension.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   '007-job-claims': m007,
   '008-normalised-emails': m008,
   '009-cache-versions': m009,
+  '010-plan-changes': m010,
+  '011-account-suspension': m011,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

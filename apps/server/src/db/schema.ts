@@ -19,6 +19,8 @@ export interface UsersTable {
   book_answer_hash: string | null;
   meal_answer_hash: string | null;
   session_epoch: number;
+  /** Set while an admin has suspended the account: no sign-in, no keys, no sessions. */
+  suspended_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +41,8 @@ export interface PlansTable {
   annual_fee_cents: number;
   features: string;
   hidden: number;
+  /** 1: kept for history and current subscribers, no longer offered. */
+  archived: number;
   position: number;
   created_at: string;
   updated_at: string;
@@ -61,6 +65,9 @@ export interface SubscriptionsTable {
   cancel_at_period_end: number;
   provider_subscription_id: string | null;
   last_event_at: string | null;
+  /** A downgrade chosen for when the paid period ends (null: none). */
+  scheduled_plan_id: string | null;
+  scheduled_billing_type: 'monthly' | 'annual' | null;
   created_at: string;
   updated_at: string;
 }
@@ -123,7 +130,8 @@ export interface PaymentsTable {
   id: string;
   user_id: string;
   plan_id: string;
-  provider: 'sandbox' | 'stripe';
+  /** `admin`: a plan an admin granted, recorded as a zero-amount payment. */
+  provider: 'sandbox' | 'stripe' | 'admin';
   provider_payment_id: string;
   amount_cents: number;
   currency: string;

@@ -55,4 +55,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   result_expired: 410,
   media_too_large: 422,
   output_too_large: 422,
+  no_scheduled_change: 404,
+  unknown_field: 400,
+  account_suspended: 403,
+  last_admin: 409,
 };

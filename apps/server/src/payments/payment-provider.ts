@@ -20,4 +20,6 @@ export interface PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<{ url: string }>;
   /** Stops renewals of the provider's subscription; it runs to the end of the paid period. */
   cancelAtPeriodEnd(providerSubscriptionId: string | null): Promise<void>;
+  /** Undoes `cancelAtPeriodEnd`: the provider's subscription renews again. */
+  resumeRenewal(providerSubscriptionId: string | null): Promise<void>;
 }

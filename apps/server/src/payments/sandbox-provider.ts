@@ -7,11 +7,12 @@ import type { PaymentProvider } from './payment-provider.js';
 export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
-    // Relative: the page is on whichever address the user reached this app by.
+    // Made absolute from PUBLIC_URL by the payment service, like every address it answers.
     async createCheckout({ sessionId }) {
       return { url: `/sandbox/checkout/${sessionId}` };
     },
     // Sandbox periods are bought one at a time; there is nothing to stop.
     async cancelAtPeriodEnd() {},
+    async resumeRenewal() {},
   };
 }

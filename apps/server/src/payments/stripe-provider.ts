@@ -54,5 +54,9 @@ export function stripeProvider(stripe: Stripe, publicUrl: string): PaymentProvid
       if (!providerSubscriptionId) return;
       await stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: true });
     },
+    async resumeRenewal(providerSubscriptionId) {
+      if (!providerSubscriptionId) return;
+      await stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: false });
+    },
   };
 }

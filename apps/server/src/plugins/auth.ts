@@ -8,6 +8,7 @@ import type {
 import type { UserRow } from '../db/repositories/users-repository.js';
 import { AppError, forbidden, unauthorized } from '../lib/app-error.js';
 import { looksLikeApiKey } from '../services/api-key-service.js';
+import { accountSuspended } from '../lib/account-suspended.js';
 import type { Services } from '../services/services.js';
 
 /**
@@ -73,6 +74,8 @@ export function registerAuth(app: FastifyInstance, services: Services) {
     } else if (keys === 'accept') {
       request.user = await services.apiKeys.authenticate(credential.key);
     } else throw keyNotAllowed();
+    // On every authenticated request, sessions and keys alike: a suspension holds at once.
+    if (request.user.suspended_at) throw accountSuspended();
   }
 
   const GUARDS: Record<Access, (request: FastifyRequest) => Promise<void>> = {
@@ -81,6 +84,7 @@ export function registerAuth(app: FastifyInstance, services: Services) {
       const credential = credentialOf(request);
       if (credential?.kind === 'session')
         request.user = await services.accounts.authenticate(credential.token).catch(() => null);
+      if (request.user?.suspended_at) request.user = null;
     },
     user: (request) => signIn(request, 'refuse'),
     userOrKey: (request) => signIn(request, 'accept'),

@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import { IndirectionScanner } from '../media/av/indirections.js';
+import { refuseUnknownFields } from '../lib/unknown-fields.js';
 
 export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
@@ -59,10 +60,12 @@ export async function receiveUpload(
     throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
   }
   const upload: Upload = { bytes: 0, fields: {}, workDir, containsIndirection: false };
+  const otherFiles: Record<string, true> = {};
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
       if (part.type === 'file') {
         if (part.fieldname !== fileField || upload.path) {
+          if (part.fieldname !== fileField) otherFiles[part.fieldname] = true;
           part.file.resume();
           continue;
         }
@@ -89,6 +92,10 @@ export async function receiveUpload(
     if (err instanceof AppError) throw err;
     throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
   }
+  // Every multipart route declares its fields (config.upload, also its OpenAPI form): any
+  // other name, text or file, is refused here, in one place for every tool.
+  const declared = request.routeOptions.config.upload?.fields;
+  if (declared) refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [fileField]);
   if (!upload.path || upload.bytes === 0)
     throw new AppError(400, 'no_file', `Choose a file to upload (field "${fileField}")`);
   return upload;

@@ -162,7 +162,7 @@ describe('hostile images', () => {
     for (const [path, fields] of [
       ['/api/convert', { format: 'png' }],
       ['/api/convert', { format: 'bmp' }],
-      ['/api/compress', { quality: '80', format: 'png' }],
+      ['/api/compress', { quality: '80', keepFormat: 'true' }],
       ['/api/rotate', { angle: '90' }],
     ] as const) {
       const res = await postForm(t.app, path, { token, fields, file: { content: png } });

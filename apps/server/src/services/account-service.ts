@@ -12,6 +12,7 @@ import type { UserRow, UsersRepository } from '../db/repositories/users-reposito
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { TokenService } from './token-service.js';
 import { normalizeEmail } from '../lib/email.js';
+import { accountSuspended } from '../lib/account-suspended.js';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -103,6 +104,8 @@ export function accountService(users: UsersRepository, tokens: TokenService) {
       const ok = await verifySecret(row?.password_hash ?? (await decoyHash()), body.password);
       if (!row || !ok)
         throw new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
+      // Only after the password: whether an account is suspended is not told to strangers.
+      if (row.suspended_at) throw accountSuspended();
       return session(row);
     },
 

@@ -2,7 +2,13 @@ import type { PaymentsRepository } from '../db/repositories/payments-repository.
 import type { PlansRepository } from '../db/repositories/plans-repository.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { UsageRepository } from '../db/repositories/usage-repository.js';
-import type { UsersRepository } from '../db/repositories/users-repository.js';
+import type { UserRow, UsersRepository } from '../db/repositories/users-repository.js';
+import type { Kysely } from 'kysely';
+import type { AdminGrant, AdminUserChange } from '@refract/contracts';
+import type { Database } from '../db/schema.js';
+import { AppError, notFound } from '../lib/app-error.js';
+import { fulfil } from './payments/fulfilment.js';
+import { addMonths } from './quota-period.js';
 
 const PAGE_SIZE = 20;
 
@@ -14,8 +20,55 @@ export function adminService(
   payments: PaymentsRepository,
   /** The sandbox takes payments although NODE_ENV is production (shown on the dashboard). */
   sandboxInProduction = false,
+  db?: Kysely<Database>,
 ) {
+  async function target(id: string) {
+    const user = await users.findById(id);
+    if (!user) throw notFound('No such user');
+    return user;
+  }
+
   return {
+    /**
+     * A role change or a suspension. The last admin who can sign in cannot be demoted or
+     * suspended (nobody could manage the site after), and an admin cannot suspend themselves.
+     */
+    async changeUser(actor: UserRow, id: string, change: AdminUserChange) {
+      const user = await target(id);
+      const losesAdmin =
+        user.is_admin === 1 &&
+        user.suspended_at === null &&
+        (change.role === 'user' || change.suspended === true);
+      if (change.suspended && user.id === actor.id)
+        throw new AppError(409, 'last_admin', 'You cannot suspend your own account');
+      if (losesAdmin && (await users.countActiveAdmins()) <= 1)
+        throw new AppError(409, 'last_admin', 'The last administrator cannot lose that role');
+      if (change.role !== undefined) await users.setAdmin(id, change.role === 'admin');
+      if (change.suspended !== undefined) await users.setSuspended(id, change.suspended);
+    },
+
+    /** A plan for some months at no charge: a zero-amount payment by `admin`, in the history. */
+    async grantPlan(actor: UserRow, id: string, grant: AdminGrant) {
+      const user = await target(id);
+      const plan = await plans.findById(grant.planId);
+      if (!plan || plan.hidden || plan.archived) throw notFound('No such plan');
+      const start = new Date();
+      await fulfil(db!, {
+        userId: user.id,
+        planId: plan.id,
+        billingType: 'monthly',
+        provider: 'admin',
+        providerPaymentId: `admin_${crypto.randomUUID()}`,
+        amountCents: 0,
+        currency: 'usd',
+        card: { brand: null, last4: null },
+        receiptUrl: null,
+        billing: { name: actor.name, email: actor.email },
+        period: { start, end: addMonths(start, grant.months) },
+      });
+      return { plan: plan.name };
+    },
+
     async dashboardStats() {
       const now = new Date();
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -51,6 +104,7 @@ export function adminService(
           name: r.name,
           email: r.email,
           role: r.is_admin ? ('admin' as const) : ('user' as const),
+          suspended: r.suspended_at !== null,
           subscription:
             r.plan_name && r.billing_type && r.end_date && r.end_date > now
               ? { plan: r.plan_name, billingType: r.billing_type, endDate: r.end_date }

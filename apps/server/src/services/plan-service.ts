@@ -15,6 +15,7 @@ import type {
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { SettingsRepository } from '../db/repositories/settings-repository.js';
+import { applyDueChange } from './payments/plan-changes.js';
 
 /** Plans the quota rules depend on: Basic is everyone's fallback, admin is the admins' plan. */
 const PROTECTED_SLUGS = new Set(['basic', 'admin']);
@@ -30,6 +31,7 @@ export function toApiPlan(plan: PlanWithQuotas): Plan {
     monthlyFee: plan.monthly_fee_cents / 100,
     annualFee: plan.annual_fee_cents / 100,
     features: features.length > 0 ? features : DEFAULT_PLAN_FEATURES,
+    archived: plan.archived === 1,
     services: SERVICES.map((name) => {
       const q = plan.quotas.find((row) => row.service === name);
       return { name, monthlyQuota: q?.monthly_quota ?? 0, annualQuota: q?.annual_quota ?? 0 };
@@ -66,7 +68,7 @@ export function planService(
 
   async function find(id: string, { includeHidden }: { includeHidden: boolean }) {
     const plan = await plans.findById(id);
-    if (!plan || (plan.hidden && !includeHidden)) throw notFound('No such plan');
+    if (!plan || ((plan.hidden || plan.archived) && !includeHidden)) throw notFound('No such plan');
     return plan;
   }
 
@@ -119,19 +121,31 @@ export function planService(
 
     /** The user's subscription with its plan, whether still active or lapsed; null if none. */
     async subscriptionStatus(userId: string) {
-      const subscription = await subscriptions.findByUser(userId);
+      const now = new Date();
+      const subscription = await applyDueChange(
+        plans,
+        subscriptions,
+        await subscriptions.findByUser(userId),
+        now,
+      );
       const plan = subscription && (await plans.findById(subscription.plan_id));
       if (!subscription || !plan) return { subscription: null };
+      const scheduled =
+        subscription.scheduled_plan_id && (await plans.findById(subscription.scheduled_plan_id));
       return {
         subscription: {
           planDetails: toApiPlan(plan),
           userDetails: { subscriptionEndDate: subscription.end_date },
           billingType: subscription.billing_type,
           cancelAtPeriodEnd: subscription.cancel_at_period_end === 1,
+          scheduledChange: scheduled
+            ? {
+                plan: { _id: scheduled.id, name: scheduled.name },
+                billingType: subscription.scheduled_billing_type ?? ('monthly' as const),
+              }
+            : null,
           status:
-            new Date(subscription.end_date) > new Date()
-              ? ('active' as const)
-              : ('expired' as const),
+            new Date(subscription.end_date) > now ? ('active' as const) : ('expired' as const),
         },
       };
     },
@@ -156,7 +170,8 @@ export function planService(
       return toApiPlan((await plans.findById(id))!);
     },
 
-    async remove(id: string): Promise<void> {
+    /** Deletes a plan nothing refers to; archives one with history or subscribers. */
+    async remove(id: string): Promise<{ archived: Plan | null }> {
       const plan = await find(id, { includeHidden: true });
       if (plan.slug && PROTECTED_SLUGS.has(plan.slug)) {
         throw new AppError(
@@ -166,12 +181,15 @@ export function planService(
         );
       }
       const now = new Date();
-      const active = (await subscriptions.countActiveByPlan(now)).get(id) ?? 0;
-      if (active > 0)
-        throw new AppError(409, 'plan_in_use', `${active} active subscriptions use this plan`);
+      // Payments, checkouts and current subscribers keep the plan: it is archived instead.
+      if (await plans.isReferenced(id, now)) {
+        await plans.archive(id);
+        return { archived: toApiPlan((await plans.findById(id))!) };
+      }
       // Lapsed subscriptions still point at the plan; they mean Basic now, so they go with it.
       await subscriptions.deleteLapsedForPlan(id, now);
       await plans.delete(id);
+      return { archived: null };
     },
   };
 }

@@ -15,6 +15,7 @@ import type {
 } from '../db/repositories/subscriptions-repository.js';
 import type { UsageRepository } from '../db/repositories/usage-repository.js';
 import { billingPeriod, calendarMonth, type Period } from './quota-period.js';
+import { applyDueChange } from './payments/plan-changes.js';
 
 /** What a user may use now: their plan, the current period and a quota per service. */
 export interface Entitlement {
@@ -55,7 +56,9 @@ export function quotaService(
    * the calendar month in UTC.
    */
   async function entitlement(user: UserRow, now = clock()): Promise<Entitlement> {
-    const subscription = (await subscriptions.findByUser(user.id)) ?? null;
+    const subscription =
+      (await applyDueChange(plans, subscriptions, await subscriptions.findByUser(user.id), now)) ??
+      null;
     const active = subscription && new Date(subscription.end_date) > now ? subscription : null;
     const subscribedPlan =
       active && !user.is_admin ? await plans.findById(active.plan_id) : undefined;

@@ -85,6 +85,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       usage,
       payments,
       config.payments.sandboxInProduction,
+      database.db,
     ),
     payments: paymentService({
       db: database.db,
@@ -93,6 +94,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       payments,
       provider,
       quotas,
+      publicUrl: config.publicUrl,
     }),
     stripe: stripe && {
       client: stripe,

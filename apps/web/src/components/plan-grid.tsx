@@ -9,7 +9,7 @@ export function PlanGrid({ plans, headingOrder }: { plans: Plan[]; headingOrder?
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
       {plans
-        .filter((plan) => plan.name !== 'admin')
+        .filter((plan) => plan.name !== 'admin' && !plan.archived)
         .map((plan) => (
           <PlanCard
             key={plan._id}

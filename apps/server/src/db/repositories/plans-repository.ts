@@ -50,7 +50,7 @@ export function plansRepository(db: Kysely<Database>) {
         .selectAll()
         .orderBy('position')
         .orderBy('monthly_fee_cents');
-      if (!includeHidden) query = query.where('hidden', '=', 0);
+      if (!includeHidden) query = query.where('hidden', '=', 0).where('archived', '=', 0);
       return withQuotas(await query.execute());
     },
 
@@ -83,6 +83,7 @@ export function plansRepository(db: Kysely<Database>) {
             annual_fee_cents: input.annualFeeCents,
             features: JSON.stringify(input.features),
             hidden: input.hidden ? 1 : 0,
+            archived: 0,
             position: input.position ?? 100,
             created_at: now,
             updated_at: now,
@@ -112,6 +113,41 @@ export function plansRepository(db: Kysely<Database>) {
         await trx.insertInto('plan_quotas').values(quotaRows(id, input)).execute();
         return true;
       });
+    },
+
+    /**
+     * Whether anything still points at the plan: a payment or checkout (history), or a
+     * subscription on it or scheduled onto it that has not lapsed at `now`.
+     */
+    async isReferenced(id: string, now: Date): Promise<boolean> {
+      const [payment, checkout, subscription] = await Promise.all([
+        db.selectFrom('payments').select('id').where('plan_id', '=', id).executeTakeFirst(),
+        db
+          .selectFrom('checkout_sessions')
+          .select('id')
+          .where('plan_id', '=', id)
+          .executeTakeFirst(),
+        db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('plan_id', '=', id), eb('end_date', '>', now.toISOString())]),
+              eb('scheduled_plan_id', '=', id),
+            ]),
+          )
+          .executeTakeFirst(),
+      ]);
+      return Boolean(payment ?? checkout ?? subscription);
+    },
+
+    /** No longer offered; kept for history and for whoever is still on it. */
+    async archive(id: string): Promise<void> {
+      await db
+        .updateTable('plans')
+        .set({ archived: 1, updated_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .execute();
     },
 
     async delete(id: string): Promise<boolean> {

@@ -53,6 +53,8 @@ export function subscriptionsRepository(db: Kysely<Database>) {
         end_date: input.endDate.toISOString(),
         cancel_at_period_end: 0,
         provider_subscription_id: input.providerSubscriptionId ?? null,
+        scheduled_plan_id: null,
+        scheduled_billing_type: null,
         updated_at: now,
       };
       await db
@@ -69,6 +71,71 @@ export function subscriptionsRepository(db: Kysely<Database>) {
         .set({ cancel_at_period_end: cancel ? 1 : 0, updated_at: new Date().toISOString() })
         .where('user_id', '=', userId)
         .execute();
+    },
+
+    /**
+     * A downgrade for when the paid period ends (or, with null, none): the subscription is not
+     * renewed as it is, so it is also cancelled at the period end.
+     */
+    async setScheduledChange(
+      userId: string,
+      change: { planId: string; billingType: 'monthly' | 'annual' } | null,
+    ): Promise<void> {
+      await db
+        .updateTable('subscriptions')
+        .set({
+          scheduled_plan_id: change?.planId ?? null,
+          scheduled_billing_type: change?.billingType ?? null,
+          cancel_at_period_end: change ? 1 : 0,
+          updated_at: new Date().toISOString(),
+        })
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Applies the scheduled change of a subscription whose period has ended: `next` is the
+     * subscription it becomes, or null for none (Basic). Conditional on the change still being
+     * due, so two requests that both see it apply it once. True when this call applied it.
+     */
+    async applyDueChange(
+      userId: string,
+      now: Date,
+      next: {
+        planId: string;
+        billingType: 'monthly' | 'annual';
+        anchorDate: Date;
+        endDate: Date;
+      } | null,
+    ): Promise<boolean> {
+      const cutoff = now.toISOString();
+      if (!next) {
+        const result = await db
+          .deleteFrom('subscriptions')
+          .where('user_id', '=', userId)
+          .where('scheduled_plan_id', 'is not', null)
+          .where('end_date', '<=', cutoff)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      }
+      const result = await db
+        .updateTable('subscriptions')
+        .set({
+          plan_id: next.planId,
+          billing_type: next.billingType,
+          anchor_date: next.anchorDate.toISOString(),
+          end_date: next.endDate.toISOString(),
+          cancel_at_period_end: 0,
+          provider_subscription_id: null,
+          scheduled_plan_id: null,
+          scheduled_billing_type: null,
+          updated_at: cutoff,
+        })
+        .where('user_id', '=', userId)
+        .where('scheduled_plan_id', 'is not', null)
+        .where('end_date', '<=', cutoff)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     /**

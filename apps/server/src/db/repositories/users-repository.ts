@@ -55,6 +55,35 @@ export function usersRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * Suspends or reactivates. While suspended, every request is refused as suspended (the
+     * auth guard checks); reactivating bumps the epoch, so sessions from before the suspension
+     * stay ended and the user signs in again.
+     */
+    async setSuspended(id: string, suspended: boolean): Promise<void> {
+      const now = new Date().toISOString();
+      await db
+        .updateTable('users')
+        .set((eb) => ({
+          suspended_at: suspended ? now : null,
+          ...(suspended ? {} : { session_epoch: eb('session_epoch', '+', 1) }),
+          updated_at: now,
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Admins who can still sign in. */
+    async countActiveAdmins(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('is_admin', '=', 1)
+        .where('suspended_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     async setAdmin(id: string, isAdmin: boolean): Promise<void> {
       await db
         .updateTable('users')
@@ -118,6 +147,7 @@ export function usersRepository(db: Kysely<Database>) {
             'users.name',
             'users.email',
             'users.is_admin',
+            'users.suspended_at',
             'users.country',
             'users.created_at',
             'plans.name as plan_name',

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
+  adminGrantSchema,
+  adminUserChangeSchema,
   adminStatsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
@@ -35,5 +38,56 @@ export const adminRoutes =
       },
       async (request) =>
         services.admin.listUsers(request.query.search || undefined, request.query.page),
+    );
+
+    const userParams = z.object({ id: z.string().min(1).max(100) });
+
+    app.patch(
+      '/api/admin/users/:id',
+      {
+        config: { access: 'admin', errors: ['not_found', 'last_admin'] },
+        schema: {
+          summary: "Change a user's role, or suspend or reactivate the account",
+          tags: ['Admin'],
+          params: userParams,
+          body: adminUserChangeSchema,
+          response: { 204: z.undefined().describe('Changed') },
+        },
+      },
+      async (request, reply) => {
+        await services.admin.changeUser(request.user!, request.params.id, request.body);
+        // Who did what to whom; ids only, never a credential.
+        request.log.info(
+          { adminId: request.user!.id, userId: request.params.id, change: request.body },
+          'admin changed a user',
+        );
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      '/api/admin/users/:id/grant',
+      {
+        config: { access: 'admin', errors: ['not_found'] },
+        schema: {
+          summary: 'Give a user a plan for some months, recorded as a zero-amount payment',
+          tags: ['Admin'],
+          params: userParams,
+          body: adminGrantSchema,
+          response: { 200: z.object({ plan: z.string() }) },
+        },
+      },
+      async (request) => {
+        const granted = await services.admin.grantPlan(
+          request.user!,
+          request.params.id,
+          request.body,
+        );
+        request.log.info(
+          { adminId: request.user!.id, userId: request.params.id, grant: request.body },
+          'admin granted a plan',
+        );
+        return granted;
+      },
     );
   };

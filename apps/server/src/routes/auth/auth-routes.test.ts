@@ -45,9 +45,13 @@ describeEachDatabase('accounts API', (kind) => {
       expect(res.statusCode).toBe(201);
     });
 
-    it('ignores isAdmin in the body', async () => {
-      const res = await post('/api/auth/register', registrationBody({ isAdmin: true }));
-      expect(res.json().user.isAdmin).toBe(false);
+    it('refuses isAdmin in the body as an unknown field, creating no account', async () => {
+      const body = registrationBody({ isAdmin: true });
+      const res = await post('/api/auth/register', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'unknown_field', fields: ['isAdmin'] });
+      const login = await post('/api/auth/login', { email: body.email, password: body.password });
+      expect(login.statusCode).toBe(401);
     });
 
     it.each([

@@ -77,6 +77,22 @@ export const paymentRoutes =
       },
     );
 
+    app.post(
+      '/api/payments/undo-scheduled-change',
+      {
+        config: { access: 'user', errors: ['no_scheduled_change'] },
+        schema: {
+          summary: 'Keep the current plan: undo a scheduled downgrade or cancel',
+          tags,
+          response: { 200: subscriptionStatusSchema },
+        },
+      },
+      async (request) => {
+        await services.payments.undoScheduledChange(request.user!);
+        return services.plans.subscriptionStatus(request.user!.id);
+      },
+    );
+
     app.get(
       '/api/payments',
       {

@@ -162,13 +162,55 @@ describeEachDatabase('plans API', (kind) => {
       expect(res.json().code).toBe('plan_name_taken');
     });
 
-    it('refuses to delete a plan with active subscribers, or the Basic plan', async () => {
-      const plans = (await request('GET', '/api/subscriptions/plans')).json();
+    it('archives a plan with active subscribers instead of deleting it; refuses the Basic plan', async () => {
+      const created = await request(
+        'POST',
+        '/api/subscriptions/plans',
+        admin,
+        planBody({ name: 'Kept' }),
+      );
+      const kept = created.json()._id as string;
       const subscriber = await registerUser(t.app);
-      await subscribe(t.database.db, subscriber.user._id, 'developer');
-      const inUse = await request('DELETE', `/api/subscriptions/plans/${plans[1]._id}`, admin);
-      expect(inUse.statusCode).toBe(409);
-      expect(inUse.json().code).toBe('plan_in_use');
+      await t.database.db
+        .insertInto('subscriptions')
+        .values({
+          id: crypto.randomUUID(),
+          user_id: subscriber.user._id,
+          plan_id: kept,
+          billing_type: 'monthly',
+          anchor_date: new Date().toISOString(),
+          end_date: new Date(Date.now() + 86_400_000).toISOString(),
+          cancel_at_period_end: 0,
+          provider_subscription_id: null,
+          last_event_at: null,
+          scheduled_plan_id: null,
+          scheduled_billing_type: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
+      const archived = await request('DELETE', `/api/subscriptions/plans/${kept}`, admin);
+      expect(archived.statusCode).toBe(200);
+      expect(archived.json()).toMatchObject({ _id: kept, archived: true });
+      // Gone from the public list and page, still there for the admin and the subscriber.
+      const publicList = (await request('GET', '/api/subscriptions/plans')).json();
+      expect(publicList.map((p: { _id: string }) => p._id)).not.toContain(kept);
+      expect((await request('GET', `/api/subscriptions/plans/${kept}`)).statusCode).toBe(404);
+      const adminList = (await request('GET', '/api/subscriptions/plans', admin)).json();
+      expect(adminList.find((p: { _id: string }) => p._id === kept).archived).toBe(true);
+      const mine = await request('GET', '/api/payments/subscription-status', subscriber.token);
+      expect(mine.json().subscription.planDetails).toMatchObject({ _id: kept, archived: true });
+      const bought = await request(
+        'POST',
+        '/api/subscriptions/create-checkout-session',
+        subscriber.token,
+        {
+          planId: kept,
+          billingType: 'monthly',
+        },
+      );
+      expect(bought.json().code).toBe('plan_not_purchasable');
+      const plans = (await request('GET', '/api/subscriptions/plans')).json();
       const basic = await request('DELETE', `/api/subscriptions/plans/${plans[0]._id}`, admin);
       expect(basic.json().code).toBe('plan_protected');
     });

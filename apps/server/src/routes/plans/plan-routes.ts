@@ -70,17 +70,20 @@ export const planRoutes =
     app.delete(
       `${prefix}/:id`,
       {
-        config: { access: 'admin', errors: ['not_found', 'plan_in_use', 'plan_protected'] },
+        config: { access: 'admin', errors: ['not_found', 'plan_protected'] },
         schema: {
-          summary: 'Delete a plan',
+          summary: 'Delete a plan, or archive it when it has payments or subscribers',
           tags,
           params: idParams,
-          response: { 204: z.undefined().describe('Deleted') },
+          response: {
+            200: planSchema.describe('Archived: hidden from the plans, kept for history'),
+            204: z.undefined().describe('Deleted'),
+          },
         },
       },
       async (request, reply) => {
-        await services.plans.remove(request.params.id);
-        return reply.status(204).send();
+        const { archived } = await services.plans.remove(request.params.id);
+        return archived ? reply.status(200).send(archived) : reply.status(204).send();
       },
     );
   };

@@ -1,7 +1,10 @@
 import { AppError } from '../../lib/app-error.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 
-/** A tool's multipart text fields, checked by its schema: 400 naming the first bad field. */
+/**
+ * A tool's multipart text fields, checked by its schema: 400 naming the first bad field.
+ * (Unknown field names were refused while the upload was read, see receiveUpload.)
+ */
 export function parseToolFields<Fields>(tool: ToolDefinition<Fields>, raw: Record<string, string>) {
   const parsed = tool.fields.safeParse(raw);
   if (!parsed.success) {

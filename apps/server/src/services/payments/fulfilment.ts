@@ -9,7 +9,7 @@ export interface PaidPeriod {
   userId: string;
   planId: string;
   billingType: 'monthly' | 'annual';
-  provider: 'sandbox' | 'stripe';
+  provider: 'sandbox' | 'stripe' | 'admin';
   /** One payment per id, whatever arrives twice (a replayed webhook, a double-clicked pay). */
   providerPaymentId: string;
   amountCents: number;

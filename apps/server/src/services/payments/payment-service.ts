@@ -20,12 +20,11 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { PaymentProvider } from '../../payments/payment-provider.js';
 import type { QuotaService } from '../quota-service.js';
 import { fulfil } from './fulfilment.js';
+import { applyDueChange, feeOf, isDowngradeOf, NO_END } from './plan-changes.js';
 
 const CURRENCY = 'usd';
 /** A sandbox checkout left open longer than this is closed. */
 const CHECKOUT_LIFETIME_MS = 60 * 60 * 1000;
-/** A free plan other than Basic has no end; this date stands for "never". */
-const NO_END = new Date('9999-12-31T00:00:00.000Z');
 
 const invalidCard = (message: string) => new AppError(400, 'invalid_card', message);
 
@@ -64,8 +63,25 @@ export function paymentService(deps: {
   payments: PaymentsRepository;
   provider: PaymentProvider;
   quotas: Pick<QuotaService, 'entitlement'>;
+  /** PUBLIC_URL: every address the API answers is absolute, for clients on other origins. */
+  publicUrl: string;
 }) {
   const { plans, subscriptions, payments, provider, quotas } = deps;
+  const absolute = (url: string) => new URL(url, deps.publicUrl).toString();
+
+  /** The user's subscription while it is paid for, with its plan; undefined otherwise. */
+  async function paidSubscription(user: UserRow, now: Date) {
+    const row = await applyDueChange(
+      plans,
+      subscriptions,
+      await subscriptions.findByUser(user.id),
+      now,
+    );
+    if (!row || new Date(row.end_date) <= now) return undefined;
+    const plan = await plans.findById(row.plan_id);
+    if (!plan || feeOf(plan, row.billing_type) === 0) return undefined;
+    return { row, plan };
+  }
 
   async function ownSandboxCheckout(user: UserRow, id: string) {
     const checkout = await payments.findCheckout(id);
@@ -76,15 +92,30 @@ export function paymentService(deps: {
 
   return {
     /**
-     * Starts paying for a plan: the address to send the browser to. A free plan switches at
-     * once; the hidden admin plan cannot be bought.
+     * Starts paying for a plan: the address to send the browser to. A downgrade from a paid
+     * plan is scheduled for the end of the paid period; otherwise a free plan switches at once.
+     * The hidden admin plan and archived plans cannot be bought.
      */
-    async createCheckout(user: UserRow, planId: string, billingType: BillingType) {
+    async createCheckout(
+      user: UserRow,
+      planId: string,
+      billingType: BillingType,
+    ): Promise<{ url: string; scheduledFor?: string }> {
       const plan = await plans.findById(planId);
       if (!plan) throw notFound('No such plan');
-      if (plan.hidden)
+      if (plan.hidden || plan.archived)
         throw new AppError(400, 'plan_not_purchasable', `The ${plan.name} plan cannot be bought`);
-      const amountCents = billingType === 'annual' ? plan.annual_fee_cents : plan.monthly_fee_cents;
+      const amountCents = feeOf(plan, billingType);
+      const paid = await paidSubscription(user, new Date());
+      const target = { plan, billingType: amountCents === 0 ? ('monthly' as const) : billingType };
+      if (paid && isDowngradeOf({ plan: paid.plan, billingType: paid.row.billing_type }, target)) {
+        await provider.cancelAtPeriodEnd(paid.row.provider_subscription_id);
+        await subscriptions.setScheduledChange(user.id, {
+          planId: plan.id,
+          billingType: target.billingType,
+        });
+        return { url: absolute('/dashboard'), scheduledFor: paid.row.end_date };
+      }
       if (amountCents === 0) {
         if (plan.slug === 'basic') await subscriptions.remove(user.id);
         else {
@@ -101,7 +132,7 @@ export function paymentService(deps: {
             endDate: NO_END,
           });
         }
-        return { url: '/dashboard' };
+        return { url: absolute('/dashboard') };
       }
       const sessionId = randomUUID();
       await payments.createCheckout({
@@ -115,7 +146,7 @@ export function paymentService(deps: {
         status: 'open',
         created_at: new Date().toISOString(),
       });
-      return provider.createCheckout({
+      const { url } = await provider.createCheckout({
         sessionId,
         user,
         plan,
@@ -123,6 +154,16 @@ export function paymentService(deps: {
         amountCents,
         currency: CURRENCY,
       });
+      return { url: absolute(url) };
+    },
+
+    /** Keeps the current plan: drops a scheduled downgrade (or a cancel) before the period ends. */
+    async undoScheduledChange(user: UserRow) {
+      const paid = await paidSubscription(user, new Date());
+      if (!paid || (!paid.row.scheduled_plan_id && !paid.row.cancel_at_period_end))
+        throw new AppError(404, 'no_scheduled_change', 'Your subscription has no change to undo');
+      await provider.resumeRenewal(paid.row.provider_subscription_id);
+      await subscriptions.setScheduledChange(user.id, null);
     },
 
     async sandboxCheckout(user: UserRow, id: string): Promise<SandboxCheckout> {

@@ -1,4 +1,4 @@
-import { Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { Button, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
 import { ToolFrame } from './tool-frame';
+import { ToolSubmit } from './tool-submit';
 import { useJobRun } from './use-job-run';
 
 /** Only files of the tool's kind can be picked (spec section 5); the server probes them again. */
@@ -104,10 +105,13 @@ export function MediaToolPage(props: MediaToolPageProps) {
           )}
         </Stack>
       )}
-      <Group>
-        <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
-          {props.submitLabel}
-        </Button>
+      <ToolSubmit
+        service={props.tool.services[0]!}
+        label={props.submitLabel}
+        busy={run.busy}
+        disabled={!file}
+        result={run.result}
+      >
         {run.busy && (
           <Button
             variant="default"
@@ -118,7 +122,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
             {t('common.cancel')}
           </Button>
         )}
-      </Group>
+      </ToolSubmit>
       {run.phase === 'cancelled' && (
         <Text size="sm" role="status">
           {t(run.cancelledCharged ? 'media.cancelledCharged' : 'media.cancelled')}

@@ -1,7 +1,7 @@
-import { Button, Progress, Text } from '@mantine/core';
+import { Progress, Text } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ToolEntry } from '@refract/contracts';
+import type { Service, ToolEntry } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { ResultAlert } from './result-alert';
@@ -9,6 +9,7 @@ import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
 import { ErrorAlert } from '../error-alert';
 import { ToolFrame } from './tool-frame';
+import { ToolSubmit } from './tool-submit';
 import { useToolRun, type ToolResult } from './use-tool-run';
 
 /**
@@ -31,6 +32,8 @@ const GENERAL_FAILURES = new Set<ApiError['code']>([
 
 interface ToolPageProps {
   tool: ToolEntry;
+  /** The service a use is charged to, when the tool has more than one (convert). */
+  service?: Service;
   /** The endpoint, e.g. /api/convert. */
   endpoint: string;
   /** Adds the tool's own fields to the form that is sent. */
@@ -124,9 +127,13 @@ export function ToolPage(props: ToolPageProps) {
           />
         </div>
       )}
-      <Button type="submit" loading={run.busy} disabled={!file || run.busy} size="md">
-        {props.submitLabel}
-      </Button>
+      <ToolSubmit
+        service={props.service ?? props.tool.services[0]!}
+        label={props.submitLabel}
+        busy={run.busy}
+        disabled={!file}
+        result={run.result}
+      />
       {run.result && (
         <ResultAlert result={run.result} before={props.showSizes === false ? undefined : original}>
           {props.resultDetails?.(run.result)}

@@ -1,4 +1,4 @@
-import { Alert, Button, Container, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Container, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,10 +6,10 @@ import type { Plan, PlanBody } from '@refract/contracts';
 import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { api } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
 import { usePlans } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { PlanForm } from './plan-form';
+import { PlanTable } from './plan-table';
 
 export function AdminPlansPage() {
   const { t } = useTranslation();
@@ -20,6 +20,7 @@ export function AdminPlansPage() {
   const [formKey, setFormKey] = useState(0);
   const [deleting, setDeleting] = useState<Plan | undefined>();
   const [error, setError] = useState<string | null>(null);
+  const [archivedName, setArchivedName] = useState<string | null>(null);
 
   /** Back to create mode with an empty form. */
   function reset() {
@@ -41,10 +42,13 @@ export function AdminPlansPage() {
   });
 
   const remove = useMutation({
-    mutationFn: (plan: Plan) => api(`/api/subscriptions/plans/${plan._id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
+    // 204 when deleted; the archived plan when it has payments or subscribers.
+    mutationFn: (plan: Plan) =>
+      api<Plan | undefined>(`/api/subscriptions/plans/${plan._id}`, { method: 'DELETE' }),
+    onSuccess: async (archived) => {
       setError(null);
       setDeleting(undefined);
+      setArchivedName(archived?.archived ? archived.name : null);
       await queryClient.invalidateQueries({ queryKey: ['plans'] });
     },
     onError: (err) => {
@@ -62,6 +66,11 @@ export function AdminPlansPage() {
             {error}
           </Alert>
         )}
+        {archivedName && (
+          <Alert color="blue" role="status" withCloseButton onClose={() => setArchivedName(null)}>
+            {t('admin.plans.archivedNotice', { name: archivedName })}
+          </Alert>
+        )}
         <PlanForm
           key={`${editing?._id ?? 'new'}-${formKey}`}
           plan={editing}
@@ -71,50 +80,24 @@ export function AdminPlansPage() {
         />
         <QueryState query={plans}>
           {(list) => (
-            <Paper withBorder radius="lg">
-              <Table.ScrollContainer minWidth={520}>
-                <Table verticalSpacing="sm">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('admin.plans.name')}</Table.Th>
-                      <Table.Th>{t('admin.plans.monthlyFee')}</Table.Th>
-                      <Table.Th>{t('admin.plans.annualFee')}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((plan) => (
-                      <Table.Tr key={plan._id}>
-                        <Table.Td>{plan.name}</Table.Td>
-                        <Table.Td>{formatMoney(plan.monthlyFee)}</Table.Td>
-                        <Table.Td>{formatMoney(plan.annualFee)}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" justify="flex-end" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="light"
-                              onClick={() => setEditing(plan)}
-                              aria-label={`${t('admin.plans.edit')} ${plan.name}`}
-                            >
-                              {t('admin.plans.edit')}
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => setDeleting(plan)}
-                              aria-label={`${t('admin.plans.delete')} ${plan.name}`}
-                            >
-                              {t('admin.plans.delete')}
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Paper>
+            <>
+              <PlanTable
+                plans={list.filter((plan) => !plan.archived)}
+                onEdit={setEditing}
+                onDelete={setDeleting}
+              />
+              {list.some((plan) => plan.archived) && (
+                <>
+                  <Title order={2} size="h4" mt="md">
+                    {t('admin.plans.archivedTitle')}
+                  </Title>
+                  <Text size="sm" c="dimmed">
+                    {t('admin.plans.archivedHint')}
+                  </Text>
+                  <PlanTable plans={list.filter((plan) => plan.archived)} onEdit={setEditing} />
+                </>
+              )}
+            </>
           )}
         </QueryState>
       </Stack>

@@ -10,6 +10,7 @@ import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { UserText } from '../../components/user-text';
 import { usePlanName } from '../../lib/plan-name';
+import { UserActions } from './user-actions';
 
 interface AdminUsers {
   users: {
@@ -17,6 +18,7 @@ interface AdminUsers {
     name: string;
     email: string;
     role: 'admin' | 'user';
+    suspended: boolean;
     subscription: { plan: string; billingType: string; endDate: string } | null;
     country: string;
   }[];
@@ -57,7 +59,7 @@ export function AdminUsersPage() {
         {(data) => {
           return (
             <Paper withBorder radius="lg">
-              <Table.ScrollContainer minWidth={640}>
+              <Table.ScrollContainer minWidth={720}>
                 <Table striped highlightOnHover verticalSpacing="sm">
                   <Table.Thead>
                     <Table.Tr>
@@ -66,6 +68,7 @@ export function AdminUsersPage() {
                       <Table.Th>{t('admin.users.role')}</Table.Th>
                       <Table.Th>{t('admin.users.subscription')}</Table.Th>
                       <Table.Th>{t('admin.users.country')}</Table.Th>
+                      <Table.Th />
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -81,6 +84,11 @@ export function AdminUsersPage() {
                           <Badge variant="light" color={u.role === 'admin' ? 'violet' : 'gray'}>
                             {t(`admin.users.roles.${u.role}`)}
                           </Badge>
+                          {u.suspended && (
+                            <Badge variant="light" color="red" ms={4}>
+                              {t('admin.users.suspended')}
+                            </Badge>
+                          )}
                         </Table.Td>
                         <Table.Td>
                           {u.subscription
@@ -91,6 +99,9 @@ export function AdminUsersPage() {
                             : t('admin.users.noSubscription')}
                         </Table.Td>
                         <Table.Td>{u.country}</Table.Td>
+                        <Table.Td>
+                          <UserActions user={u} />
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

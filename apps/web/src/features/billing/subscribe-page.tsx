@@ -1,7 +1,10 @@
 import {
+  Alert,
   Button,
   Container,
+  Group,
   List,
+  Modal,
   Paper,
   SegmentedControl,
   Stack,
@@ -10,17 +13,25 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { DEFAULT_PLAN_FEATURES, type BillingType, type Plan } from '@refract/contracts';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  DEFAULT_PLAN_FEATURES,
+  isDowngrade,
+  type BillingType,
+  type Plan,
+} from '@refract/contracts';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { TestModeBanner } from '../../components/test-mode-notice';
 import { api } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
+import { appPath } from '../../lib/app-path';
+import { formatDate, formatMoney } from '../../lib/format';
+import { useSubscriptionStatus } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { UserText } from '../../components/user-text';
 import { usePlanName } from '../../lib/plan-name';
@@ -33,6 +44,10 @@ export function SubscribePage() {
   const [params] = useSearchParams();
   const planId = params.get('planId') ?? '';
   const [billingType, setBillingType] = useState<BillingType>('monthly');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, confirm] = useDisclosure(false);
+  const current = useSubscriptionStatus().data?.subscription;
   const plan = useQuery({
     queryKey: ['plan', planId],
     queryFn: () => api<Plan>(`/api/subscriptions/plans/${encodeURIComponent(planId)}`),
@@ -40,11 +55,16 @@ export function SubscribePage() {
   });
   const checkout = useMutation({
     mutationFn: () =>
-      api<{ url: string }>('/api/subscriptions/create-checkout-session', {
+      api<{ url: string; scheduledFor?: string }>('/api/subscriptions/create-checkout-session', {
         body: { planId, billingType },
       }),
-    // The provider's page (or, for a free plan, the dashboard) takes it from here.
-    onSuccess: ({ url }) => window.location.assign(url),
+    // The provider's page (or, for a free plan or a scheduled change, the dashboard).
+    onSuccess: async ({ url }) => {
+      await queryClient.invalidateQueries({ queryKey: ['subscription-status'] });
+      const path = appPath(url);
+      if (path) void navigate(path);
+      else window.location.assign(url);
+    },
   });
 
   return (
@@ -59,6 +79,31 @@ export function SubscribePage() {
             const price = billingType === 'annual' ? p.annualFee : p.monthlyFee;
             const saving =
               p.monthlyFee > 0 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
+            const paidNow =
+              current?.status === 'active' &&
+              (current.billingType === 'annual'
+                ? current.planDetails.annualFee
+                : current.planDetails.monthlyFee) > 0;
+            // Less than what is paid for: it waits for the period's end, and the page asks first.
+            const scheduled =
+              paidNow &&
+              isDowngrade(
+                {
+                  planId: current.planDetails._id,
+                  monthlyFee: current.planDetails.monthlyFee,
+                  billingType: current.billingType,
+                },
+                {
+                  planId: p._id,
+                  monthlyFee: p.monthlyFee,
+                  billingType: price === 0 ? 'monthly' : billingType,
+                },
+              );
+            const change = scheduled && {
+              plan: current.planDetails.name,
+              next: p.name,
+              date: formatDate(current.userDetails.subscriptionEndDate, { dateStyle: 'medium' }),
+            };
             return (
               <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
                 <Stack>
@@ -104,15 +149,40 @@ export function SubscribePage() {
                       </List.Item>
                     ))}
                   </List>
+                  {change && (
+                    <Alert color="yellow" role="status">
+                      {t('billing.schedule.notice', change)}
+                    </Alert>
+                  )}
                   <ErrorAlert message={checkout.error ? errorMessage(checkout.error) : null} />
                   <Button
                     size="md"
                     loading={checkout.isPending || checkout.isSuccess}
-                    onClick={() => checkout.mutate()}
+                    onClick={() => (change ? confirm.open() : checkout.mutate())}
                   >
-                    {t('billing.subscribe.pay', { price: formatMoney(price) })}
+                    {change
+                      ? t('billing.schedule.button', change)
+                      : t('billing.subscribe.pay', { price: formatMoney(price) })}
                   </Button>
-                  {(checkout.isPending || checkout.isSuccess) && (
+                  {change && (
+                    <Modal
+                      opened={confirming}
+                      onClose={confirm.close}
+                      title={t('billing.schedule.confirmTitle', change)}
+                      centered
+                    >
+                      <Text mb="md">{t('billing.schedule.confirmBody', change)}</Text>
+                      <Group justify="flex-end">
+                        <Button variant="default" onClick={confirm.close}>
+                          {t('billing.status.keep', change)}
+                        </Button>
+                        <Button loading={checkout.isPending} onClick={() => checkout.mutate()}>
+                          {t('billing.schedule.button', change)}
+                        </Button>
+                      </Group>
+                    </Modal>
+                  )}
+                  {!change && (checkout.isPending || checkout.isSuccess) && (
                     <Text size="sm" c="dimmed" role="status">
                       {t('billing.subscribe.redirecting')}
                     </Text>

@@ -3,16 +3,15 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
+import { SubscriptionSummary } from '../../components/subscription-summary';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useSubscriptionStatus } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
-import { usePlanName } from '../../lib/plan-name';
 
 /** The paid subscription, with a cancel that keeps it to the end of the period. */
 export function SubscriptionPanel() {
   const { t } = useTranslation();
-  const planName = usePlanName();
   const errorMessage = useErrorMessage();
   const status = useSubscriptionStatus();
   const queryClient = useQueryClient();
@@ -27,24 +26,17 @@ export function SubscriptionPanel() {
   const subscription = status.data?.subscription;
   if (!subscription || subscription.status !== 'active') return null;
   const end = formatDate(subscription.userDetails.subscriptionEndDate);
+  const renewing = !subscription.cancelAtPeriodEnd && !subscription.scheduledChange;
   return (
     <Paper withBorder radius="lg" p="lg" mb="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Text>
-          {subscription.cancelAtPeriodEnd
-            ? t('billing.dashboard.endsOn', { date: end })
-            : t('billing.dashboard.renewsOn', {
-                plan: planName(subscription.planDetails.name),
-                cycle: t(`billing.${subscription.billingType}`),
-                date: end,
-              })}
-        </Text>
-        {!subscription.cancelAtPeriodEnd && (
+      <SubscriptionSummary subscription={subscription} />
+      {renewing && (
+        <Group justify="flex-end" mt="sm">
           <Button variant="default" color="red" onClick={confirm.open}>
             {t('billing.dashboard.cancel')}
           </Button>
-        )}
-      </Group>
+        </Group>
+      )}
       <Modal
         opened={confirming}
         onClose={confirm.close}

@@ -27,6 +27,8 @@ export function ConvertPage() {
   return (
     <ToolPage
       tool={tool}
+      // As the server charges it: to JPG is one service, to anything else the other.
+      service={format === 'jpg' || format === 'jpeg' ? 'convert-to-jpg' : 'convert-from-jpg'}
       endpoint="/api/convert"
       submitLabel={t('convert.submit', { format: format.toUpperCase() })}
       fields={(form) => form.append('format', format)}

@@ -1,9 +1,10 @@
-import { Button, Group, Image, Stack, Textarea } from '@mantine/core';
+import { Group, Image, Stack, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DownloadButton } from '../../../components/tool/download-button';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ToolFrame } from '../../../components/tool/tool-frame';
+import { ToolSubmit } from '../../../components/tool/tool-submit';
 import { useToolRun } from '../../../components/tool/use-tool-run';
 import { useErrorMessage } from '../../../lib/use-error-message';
 
@@ -40,9 +41,12 @@ export function HtmlToImagePage() {
         styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
       />
       <ErrorAlert message={error} />
-      <Button type="submit" loading={run.busy} disabled={run.busy} size="md">
-        {t('htmlToImage.submit')}
-      </Button>
+      <ToolSubmit
+        service="convert-html-to-image"
+        label={t('htmlToImage.submit')}
+        busy={run.busy}
+        result={run.result}
+      />
       {run.result && (
         <Stack>
           <Image
