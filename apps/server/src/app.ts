@@ -140,7 +140,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   else await app.register(sandboxRoutes(services));
   const jobs = await startJobSystem(context, services.quotas, app.log);
   app.addHook('onClose', () => jobs.close());
-  await app.register(healthRoutes(context, jobs.queueKind));
+  await app.register(healthRoutes(context, jobs));
   await app.register(siteRoutes(config));
   await registerUploads(app);
   await app.register(toolRoutes(context, services, jobs.service));

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -15,3 +15,17 @@ export async function createJobDir(dataDir: string, id: string): Promise<string>
 
 export const removeJobDir = (dataDir: string, id: string) =>
   rm(jobDir(dataDir, id), { recursive: true, force: true });
+
+/** What a job keeps between attempts: its upload and what probing it found. */
+const KEPT_BETWEEN_RUNS = new Set(['input', 'probe.json']);
+
+/** Removes what a dead or handed-back run wrote, so the next attempt starts clean. */
+export async function removeRunOutputs(dataDir: string, id: string) {
+  const dir = jobDir(dataDir, id);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => !KEPT_BETWEEN_RUNS.has(name))
+      .map((name) => rm(join(dir, name), { recursive: true, force: true })),
+  );
+}
