@@ -8,6 +8,7 @@ import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
+import { sweepLeftovers } from './leftovers.js';
 import { RUNNER_CHECK_MS, jobService } from './job-service.js';
 
 /** How often workers look for queued jobs whose wake-up Redis lost (one worker at a time). */
@@ -60,8 +61,17 @@ export async function startJobSystem(
   });
 
   // The embedded queue died with the last process, so its unfinished jobs can never run.
+  const leftovers = async () => {
+    const removed = await sweepLeftovers({
+      dataDir: config.dataDir,
+      graceMs: config.leftoverGraceMs,
+      hasJob: async (id) => (await jobs.find(id)) !== undefined,
+    });
+    if (removed.length > 0) log.info({ removed }, 'removed files left by a stopped process');
+  };
   await service.sweep({ everyUnfinished: queue.kind === 'local' });
   await service.checkRunners();
+  await leftovers();
   const every = (ms: number, what: string, work: () => Promise<void>) => {
     let busy = false;
     const timer = setInterval(() => {
@@ -77,6 +87,7 @@ export async function startJobSystem(
   const timers = [
     every(Math.min(60_000, config.jobs.resultTtlMs), 'job sweep', () => service.sweep()),
     every(RUNNER_CHECK_MS, 'job runner check', () => service.checkRunners()),
+    every(Math.min(60_000, config.leftoverGraceMs), 'leftover sweep', leftovers),
   ];
   if (redis && workers > 0)
     timers.push(
