@@ -25,7 +25,7 @@ export const UNWOKEN_MS = 20_000;
 /** A job still waiting after this long was lost with its queue (Redis restarted without data). */
 const LOST_IN_QUEUE_MS = 6 * 60 * 60 * 1000;
 /** A slot whose upload has not become a job by then lost its process (uploads end by UPLOAD_TIMEOUT). */
-const RECEIVING_MARGIN_MS = 60_000;
+const RECEIVING_MARGIN_MS = 10_000;
 /** An ended job's record outlives its files by this much, so a late download answers 410. */
 const RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 200;
