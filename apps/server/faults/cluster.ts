@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 
 /**
  * Real processes for the fault suite: web processes (WORKERS=0) and workers, from the sources
- * (tsx), on a fresh PostgreSQL schema, one Redis queue and one shared DATA_DIR, all on loopback.
+ * (tsx), on a fresh PostgreSQL database, one Redis queue and one shared DATA_DIR, all on loopback.
  */
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -48,13 +48,16 @@ export interface Proc {
 }
 
 export async function createCluster() {
-  const schema = `faults_${randomBytes(5).toString('hex')}`;
+  // A database of its own (the server has no schema setting), dropped at the end.
+  const name = `refract_faults_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresUrl!);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-faults-'));
-  const queueName = `faults-${schema}`;
-  const databaseUrl = `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const queueName = `faults-${name}`;
   const inSchema = new pg.Client({ connectionString: databaseUrl });
   await inSchema.connect();
   const procs: Proc[] = [];
@@ -109,12 +112,11 @@ export async function createCluster() {
 
   return {
     dataDir,
-    schema,
     queueName,
     db: admin,
     start,
     nodePid,
-    /** Runs SQL in the cluster's schema. */
+    /** Runs SQL in the cluster's database. */
     query: (text: string, values: unknown[] = []) => inSchema.query(text, values),
     async stop() {
       for (const proc of procs) {
@@ -126,7 +128,7 @@ export async function createCluster() {
         proc.child.kill('SIGKILL');
       }
       await inSchema.end();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await admin.end();
     },
   };
