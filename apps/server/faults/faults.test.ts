@@ -113,6 +113,8 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     const { jobId } = (await res.json()) as { jobId: string };
     const { value: line } = await within(60_000, 'ffmpeg to run the job', () => ffmpegOf(jobId)[0]);
     const [ffmpegPid, workerPid] = line.trim().split(/\s+/).map(Number);
+    // workerB is kept as the survivor (the next test pauses it; the last restarts workerA).
+    if (c.nodePid(workerB) === workerPid) [workerA, workerB] = [workerB, workerA];
     process.kill(workerPid!, 'SIGKILL');
     const killedAt = Date.now();
     await within(5_000, 'the orphaned ffmpeg to die', () => {
@@ -125,7 +127,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     });
     const { tookMs } = await within(20_000, 'the job to be re-queued', async () => {
       const row = await job(jobId);
-      return row && row.attempts === 2 && ['queued', 'running', 'done'].includes(row.status);
+      return row && (row.status === 'queued' || row.attempts === 2);
     });
     console.log(
       `dead worker detected and its job re-queued ${Date.now() - killedAt} ms after kill (poll ${tookMs} ms)`,

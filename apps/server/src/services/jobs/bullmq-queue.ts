@@ -66,9 +66,14 @@ export function bullmqQueue(options: {
   return {
     kind: 'bullmq',
     worker,
-    async add(jobId) {
+    async add(jobId, { again = false } = {}) {
+      const entryId = again ? `${jobId}:${randomUUID()}` : jobId;
       await deadline(
-        queue.add('media', { jobId }, { jobId, removeOnComplete: true, removeOnFail: true }),
+        queue.add(
+          'media',
+          { jobId },
+          { jobId: entryId, removeOnComplete: true, removeOnFail: true },
+        ),
       );
     },
     async ping() {

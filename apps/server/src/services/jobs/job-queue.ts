@@ -4,8 +4,12 @@
  */
 export interface JobQueue {
   kind: 'local' | 'bullmq';
-  /** Rejects (DeadlineExceeded included) when the wake-up could not be handed over in time. */
-  add(jobId: string): Promise<void>;
+  /**
+   * Rejects (DeadlineExceeded included) when the wake-up could not be handed over in time.
+   * `again`: the job ran before, and its earlier entry may still be in Redis (the wake-up of a
+   * worker that died or is stopping), which would swallow an entry with the same id.
+   */
+  add(jobId: string, options?: { again?: boolean }): Promise<void>;
   /** Resolves when the queue answers within its deadline (readiness). */
   ping(): Promise<void>;
   /** Stops taking jobs and waits up to `graceMs` for running ones; false if some still run. */

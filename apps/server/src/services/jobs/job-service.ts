@@ -331,7 +331,7 @@ export function jobService(deps: {
         if (job.attempts < MAX_ATTEMPTS) {
           if (await jobs.requeue(job.id, now(), { silentSince })) {
             deps.changes.emit(job.id);
-            await deps.queue.add(job.id);
+            await deps.queue.add(job.id, { again: true });
           }
         } else await stop(job, 'failed');
       }

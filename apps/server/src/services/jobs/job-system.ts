@@ -114,7 +114,7 @@ export async function startJobSystem(
       for (const id of handedBack) {
         log.info({ jobId: id }, 'job handed back to the queue at shutdown');
         // Redis may be the reason for the shutdown: the reconciler wakes these later if so.
-        await queue.add(id).catch(() => undefined);
+        await queue.add(id, { again: true }).catch(() => undefined);
       }
       await queue.close();
     },
