@@ -37,6 +37,8 @@ async function asyncJob(page: Page, bytes: number[]) {
   }, bytes);
 }
 
+test.describe.configure({ timeout: 120_000 });
+
 test('a job started elsewhere is listed in Recent jobs and its file downloads', async ({
   page,
 }) => {

@@ -60,45 +60,44 @@ export function RecentJobsSection() {
           list.length === 0 ? (
             <Text size="sm">{t('dashboard.noJobs')}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={480}>
-              <Table verticalSpacing="xs">
-                <Table.Tbody>
-                  {list.map((job) => (
-                    <Table.Tr key={job.id}>
-                      <Table.Td>
-                        <Stack gap={2}>
-                          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                            {t(`services.${job.service}`, { defaultValue: job.service })}
-                          </Text>
-                          <Text size="xs" c="dimmed">
-                            {formatDayTime(job.createdAt)}
-                          </Text>
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge color={STATUS_COLOR[job.status]} variant="light">
-                          {t(`dashboard.jobStatus.${job.status}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group justify="flex-end">
-                          {job.resultUrl && (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              leftSection={<IconDownload size={16} />}
-                              onClick={() => void download(job)}
-                            >
-                              {t('dashboard.downloadResult')}
-                            </Button>
-                          )}
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            // No scroll container: on a phone the download button must stay in view.
+            <Table verticalSpacing="xs">
+              <Table.Tbody>
+                {list.map((job) => (
+                  <Table.Tr key={job.id}>
+                    <Table.Td>
+                      <Stack gap={2}>
+                        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                          {t(`services.${job.service}`, { defaultValue: job.service })}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {formatDayTime(job.createdAt)}
+                        </Text>
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={STATUS_COLOR[job.status]} variant="light">
+                        {t(`dashboard.jobStatus.${job.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group justify="flex-end">
+                        {job.resultUrl && (
+                          <Button
+                            size="xs"
+                            variant="light"
+                            leftSection={<IconDownload size={16} />}
+                            onClick={() => void download(job)}
+                          >
+                            {t('dashboard.downloadResult')}
+                          </Button>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
           )
         }
       </QueryState>
