@@ -34,6 +34,7 @@ import { startJobSystem } from './services/jobs/job-system.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
 import { refusingUnknownBodyFields } from './lib/unknown-fields.js';
+import { withStartupLock } from './db/startup-lock.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -94,13 +95,16 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   // Before any route: every route gets its guard as it is declared.
   registerAuth(app, services);
   app.addHook('onClose', async () => services.close());
-  await services.plans.seedDefaults();
-  if (config.admin) {
-    const result = await ensureAdmin(services.users, config.admin);
-    app.log.info(
-      `admin ${result.email} ${result.created ? 'created' : 'ensured'} from ADMIN_EMAIL`,
-    );
-  }
+  // Replicas starting together on one database take turns (withStartupLock).
+  await withStartupLock(context.database, async () => {
+    await services.plans.seedDefaults();
+    if (config.admin) {
+      const result = await ensureAdmin(services.users, config.admin);
+      app.log.info(
+        `admin ${result.email} ${result.created ? 'created' : 'ensured'} from ADMIN_EMAIL`,
+      );
+    }
+  });
   await registerOpenApi(app, context.version);
   await app.register(authRoutes(services));
   await app.register(passwordRecoveryRoutes(services));
@@ -113,8 +117,16 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
     await app.register(stripeWebhookRoutes(services.stripe, config.payments.stripeWebhookSecret!));
   else await app.register(sandboxRoutes(services));
   const jobs = await startJobSystem(context, services.quotas, app.log);
-  app.addHook('onClose', () => jobs.close());
-  await app.register(healthRoutes(context, jobs.queueKind));
+  // Running jobs get what is left of SHUTDOWN_TIMEOUT, counted from when closing began.
+  let closingAt = 0;
+  app.addHook('preClose', async () => {
+    closingAt = Date.now();
+    jobs.service.beginShutdown();
+  });
+  app.addHook('onClose', () =>
+    jobs.close(Math.max(0, closingAt + config.shutdownTimeoutMs - Date.now())),
+  );
+  await app.register(healthRoutes(context, jobs));
   await app.register(siteRoutes(config));
   await registerUploads(app);
   await app.register(toolRoutes(context, services, jobs.service));

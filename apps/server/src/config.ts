@@ -86,6 +86,12 @@ const envSchema = z.object({
   MEDIA_MAX_OUTPUT_MB: wholeNumber.min(1, 'must be at least 1').default(2048),
   MEDIA_MAX_PIXELS: wholeNumber.min(1, 'must be at least 1').default(4096 * 2304),
   MEDIA_MAX_DURATION: wholeNumber.min(1, 'must be at least 1').default(36_000),
+  // Seconds a stopping process (SIGTERM) gives requests and running jobs to finish; then requests
+  // are answered 503 and jobs handed back to the queue. Below the usual 30 s of orchestrators.
+  SHUTDOWN_TIMEOUT: wholeNumber.default(25),
+  // Seconds after which files under DATA_DIR that no job or request owns (left by a crashed
+  // process) are removed; at least UPLOAD_TIMEOUT, so no live upload is touched.
+  LEFTOVER_GRACE: wholeNumber.optional(),
   // The BullMQ queue's name, so several installations can share one Redis.
   QUEUE_NAME: z
     .string()
@@ -129,6 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     );
   }
+  if (e.LEFTOVER_GRACE !== undefined && e.LEFTOVER_GRACE < e.UPLOAD_TIMEOUT) {
+    throw new ConfigError(
+      'Invalid environment configuration:\n  LEFTOVER_GRACE must be at least UPLOAD_TIMEOUT: a live upload must never look left over',
+    );
+  }
   if (e.WORKERS === 0 && !e.REDIS_URL) {
     throw new ConfigError(
       'Invalid environment configuration:\n  WORKERS=0 needs REDIS_URL: without a queue on Redis nothing would run the jobs',
@@ -145,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     corsOrigins: e.CORS_ORIGINS?.split(',').map((o) => o.trim()) ?? [],
     signUpsPerHour: e.SIGN_UP_LIMIT,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT * 1000,
+    leftoverGraceMs: (e.LEFTOVER_GRACE ?? e.UPLOAD_TIMEOUT + 300) * 1000,
     uploadTimeouts: { totalMs: e.UPLOAD_TIMEOUT * 1000, idleMs: e.UPLOAD_IDLE_TIMEOUT * 1000 },
     admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     payments: {

@@ -3,20 +3,30 @@ import { openDatabase } from './db/database.js';
 import { detectEngines } from './media/engines.js';
 import { APP_VERSION } from './app-context.js';
 import { buildApp } from './app.js';
+import { trackOpenRequests } from './plugins/drain.js';
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   const engines = await detectEngines(config.engines);
   const app = await buildApp({ config, database, engines, version: APP_VERSION });
+  const requests = trackOpenRequests(app);
 
   for (const [name, engine] of Object.entries(engines)) {
     if (!engine.available)
       app.log.warn(`engine ${name} not found: the tools that need it are disabled`);
   }
 
+  // Stop accepting, let requests and jobs finish within SHUTDOWN_TIMEOUT, then end the rest
+  // (requests answered 503, jobs handed back to the queue); exit whatever else hangs.
   const shutdown = async (signal: string) => {
-    app.log.info(`${signal} received, shutting down`);
+    const timeout = config.shutdownTimeoutMs;
+    app.log.info(`${signal} received: draining for up to ${timeout / 1000} s`);
+    setTimeout(() => requests.endOpenRequests(), timeout).unref();
+    setTimeout(() => {
+      app.log.warn('shutdown overran SHUTDOWN_TIMEOUT; exiting');
+      process.exit(1);
+    }, timeout + 5000).unref();
     await app.close();
     await database.close();
     process.exit(0);

@@ -5,6 +5,8 @@ import { openDatabase } from './db/database.js';
 import { detectEngines } from './media/engines.js';
 import { createServices } from './services/services.js';
 import { startJobSystem } from './services/jobs/job-system.js';
+import { settingsRepository } from './db/repositories/settings-repository.js';
+import { recordVolumeMarker, volumeMismatch } from './services/health/volume-marker.js';
 
 /**
  * `npm run worker`: runs audio and video jobs from the Redis queue, WORKERS at a time. Any
@@ -20,11 +22,26 @@ async function main() {
   if (!engines.ffmpeg.available)
     log.warn('ffmpeg not found: every job this worker takes will fail');
   const context = { config, database, engines, version: APP_VERSION };
+  // A worker that cannot see the shared volume would fail every job it takes: it does not start.
+  const settings = settingsRepository(database.db);
+  await recordVolumeMarker(config.dataDir, settings);
+  const mismatch = await volumeMismatch(config.dataDir, settings);
+  if (mismatch) {
+    await database.close();
+    throw new ConfigError(`This worker's DATA_DIR is not the shared one: ${mismatch}`);
+  }
   const jobs = await startJobSystem(context, createServices(context, log).quotas, log);
 
+  // Takes no more jobs, lets running ones finish within SHUTDOWN_TIMEOUT, then hands the rest
+  // back to the queue; exits even if Redis or the database never answer.
   const shutdown = async (signal: string) => {
-    log.info(`${signal} received: interrupting running jobs and stopping`);
-    await jobs.close();
+    const timeout = config.shutdownTimeoutMs;
+    log.info(`${signal} received: finishing running jobs for up to ${timeout / 1000} s`);
+    setTimeout(() => {
+      log.warn('shutdown overran SHUTDOWN_TIMEOUT; exiting');
+      process.exit(1);
+    }, timeout + 5000).unref();
+    await jobs.close(timeout);
     await database.close();
     process.exit(0);
   };

@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   'unknown_field',
   'account_suspended',
   'last_admin',
+  'queue_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -27,3 +27,19 @@ export const healthSchema = z.object({
 
 export type Health = z.infer<typeof healthSchema>;
 export type EngineStatus = z.infer<typeof engine>;
+
+const check = z.object({ ok: z.boolean(), reason: z.string().optional() });
+
+/** `GET /api/health/ready`: 200 when every check passes, 503 (with the reasons) otherwise. */
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({
+    database: check,
+    /** Absent without REDIS_URL (the embedded queue needs nothing outside the process). */
+    queue: check.optional(),
+    /** DATA_DIR is the volume every process shares (a marker recorded in the database). */
+    dataDir: check,
+  }),
+});
+
+export type Readiness = z.infer<typeof readinessSchema>;

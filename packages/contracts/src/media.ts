@@ -65,4 +65,30 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
+/** One of the user's recent jobs (`GET /api/jobs`): its state, and where its file is. */
+export const recentJobSchema = jobSchema.extend({
+  /** The service it used (convert-audio, compress-video, …). */
+  service: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** `/api/jobs/{id}/result` while the file is kept; null otherwise. */
+  resultUrl: z.string().nullable(),
+});
+export type RecentJob = z.infer<typeof recentJobSchema>;
+
+export const JOB_PAGE_MAX = 50;
+
+export const recentJobsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(JOB_PAGE_MAX).default(20),
+  /** `nextCursor` from the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+
+export const recentJobsSchema = z.object({
+  jobs: z.array(recentJobSchema),
+  /** Pass as `cursor` for older jobs; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type RecentJobs = z.infer<typeof recentJobsSchema>;
+
 export const jobCreatedSchema = z.object({ jobId: z.string() });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrator.js';
@@ -62,9 +62,30 @@ function openPostgres(connectionString: string, schema?: string): Kysely<Databas
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // A database that does not answer fails a request in 5 s (500, logged) instead of hanging it.
+    connectionTimeoutMillis: 5000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Serialises migrations between processes starting together on one PostgreSQL. */
+const MIGRATION_LOCK = 18_003;
+
+/**
+ * Kysely's own migration lock lives in a table the first migration run creates, so processes
+ * starting together on an empty database race to create it ("relation does not exist"); a
+ * session advisory lock taken first lets them migrate one after another.
+ */
+function migrateExclusively(db: Kysely<Database>, schema?: string) {
+  return db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await migrateToLatest(db, schema);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
 }
 
 /** Opens the database the configuration names and brings its schema up to date. */
@@ -75,7 +96,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ? openPostgres(options.databaseUrl!, options.schema)
       : openSqlite(options.dataDir);
   try {
-    await migrateToLatest(db, kind === 'postgres' ? options.schema : undefined);
+    if (kind === 'postgres') await migrateExclusively(db, options.schema);
+    else await migrateToLatest(db);
   } catch (err) {
     await db.destroy();
     throw err;

@@ -10,6 +10,7 @@ import * as m008 from './migrations/008-normalised-emails.js';
 import * as m009 from './migrations/009-cache-versions.js';
 import * as m010 from './migrations/010-plan-changes.js';
 import * as m011 from './migrations/011-account-suspension.js';
+import * as m012 from './migrations/012-job-runs.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009-cache-versions': m009,
   '010-plan-changes': m010,
   '011-account-suspension': m011,
+  '012-job-runs': m012,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

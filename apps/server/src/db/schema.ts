@@ -112,6 +112,10 @@ export interface JobsTable {
   started_at: string | null;
   /** 1 when its use counts (done, or cancelled or stopped after substantial work). */
   charged: number;
+  /** The running attempt's token: only its runner's writes match it. */
+  runner: string | null;
+  /** Runs started; a job whose worker died is re-queued while MAX_ATTEMPTS is not reached. */
+  attempts: number;
 }
 
 export interface CheckoutSessionsTable {

@@ -47,6 +47,7 @@ export const MEDIA_TOOL_ERRORS: readonly ErrorCode[] = [
   'quota_exceeded',
   'too_many_requests',
   'server_busy',
+  'queue_unavailable',
   'engine_unavailable',
   'processing_timeout',
   'processing_failed',

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/unique-violation.js';
 import { hashSecret } from '../lib/hashing.js';
 import type { UsersRepository } from '../db/repositories/users-repository.js';
 import { assertStrongPassword, assertValidEmail, normalizeEmail } from './account-service.js';
@@ -21,11 +22,17 @@ export async function ensureAdmin(users: UsersRepository, spec: AdminSpec) {
     return { created: false, email };
   }
   assertStrongPassword(spec.password);
-  await users.create({
-    email,
-    name: spec.name?.trim() || 'Administrator',
-    passwordHash: await hashSecret(spec.password),
-    isAdmin: true,
-  });
+  try {
+    await users.create({
+      email,
+      name: spec.name?.trim() || 'Administrator',
+      passwordHash: await hashSecret(spec.password),
+      isAdmin: true,
+    });
+  } catch (err) {
+    // Another process created it meanwhile (a database without the start-up lock): ensure it.
+    if (!isUniqueViolation(err)) throw err;
+    return ensureAdmin(users, spec);
+  }
   return { created: true, email };
 }

@@ -39,6 +39,8 @@ export async function createTestApp(
     QUEUE_NAME: `test-${randomUUID()}`,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
+    // Closing a test app ends its jobs at once (the drain itself is tested on its own).
+    SHUTDOWN_TIMEOUT: '0',
     ...env,
   });
   engines ??= detectEngines(config.engines);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobsTable } from '../schema.js';
 
@@ -67,6 +68,8 @@ export function jobsRepository(db: Kysely<Database>) {
         status: 'receiving',
         progress: 0,
         charged: 0,
+        attempts: 0,
+        runner: null,
         updated_at: at,
       })
       .execute();
@@ -102,11 +105,20 @@ export function jobsRepository(db: Kysely<Database>) {
 
     find: (id: string) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /** queued → running; undefined when it was cancelled (or taken) meanwhile. */
+    /**
+     * queued → running, as a new attempt with its own runner token; undefined when it was
+     * cancelled (or taken) meanwhile.
+     */
     async claim(id: string, now: string) {
       const claimed = await db
         .updateTable('jobs')
-        .set({ status: 'running', updated_at: now, started_at: now })
+        .set({
+          status: 'running',
+          updated_at: now,
+          started_at: now,
+          runner: randomUUID(),
+          attempts: sql<number>`attempts + 1`,
+        })
         .where('id', '=', id)
         .where('status', '=', 'queued')
         .executeTakeFirst();
@@ -141,18 +153,45 @@ export function jobsRepository(db: Kysely<Database>) {
       }
     },
 
-    /** Records progress; false when the job is no longer running (cancelled): stop work. */
-    async heartbeat(id: string, progress: number, now: string) {
+    /**
+     * Records progress; false when this run is no longer the job's (cancelled, or re-queued as
+     * presumed dead): stop work.
+     */
+    async heartbeat(id: string, runner: string, progress: number, now: string) {
       const result = await db
         .updateTable('jobs')
         .set({ progress, updated_at: now })
         .where('id', '=', id)
         .where('status', '=', 'running')
+        .where('runner', '=', runner)
         .executeTakeFirst();
       return changed(result);
     },
 
-    async finishDone(id: string, result: JobResult, now: string) {
+    /**
+     * running → queued: a run presumed dead (no heartbeat since `silentSince`), or one handed
+     * back by its own runner (`runner`) at shutdown, which does not count as an attempt.
+     */
+    async requeue(id: string, now: string, by: { silentSince: string } | { runner: string }) {
+      let query = db
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          progress: 0,
+          runner: null,
+          updated_at: now,
+          ...('runner' in by ? { attempts: sql<number>`attempts - 1` } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'running');
+      query =
+        'runner' in by
+          ? query.where('runner', '=', by.runner)
+          : query.where('updated_at', '<', by.silentSince);
+      return changed(await query.executeTakeFirst());
+    },
+
+    async finishDone(id: string, runner: string, result: JobResult, now: string) {
       const done = await db
         .updateTable('jobs')
         .set({
@@ -168,6 +207,7 @@ export function jobsRepository(db: Kysely<Database>) {
         })
         .where('id', '=', id)
         .where('status', '=', 'running')
+        .where('runner', '=', runner)
         .executeTakeFirst();
       return changed(done);
     },
@@ -182,8 +222,10 @@ export function jobsRepository(db: Kysely<Database>) {
       now: string,
       error?: JobError,
       charged = false,
+      /** A runner ending its own run: only while the run is still its own. */
+      runner?: string,
     ) {
-      const ended = await db
+      let query = db
         .updateTable('jobs')
         .set({
           status,
@@ -195,9 +237,9 @@ export function jobsRepository(db: Kysely<Database>) {
           finished_at: now,
         })
         .where('id', '=', id)
-        .where('status', 'in', UNFINISHED)
-        .executeTakeFirst();
-      return changed(ended);
+        .where('status', 'in', UNFINISHED);
+      if (runner) query = query.where('runner', '=', runner);
+      return changed(await query.executeTakeFirst());
     },
 
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */
@@ -208,6 +250,37 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('status', 'in', UNFINISHED)
         .where('updated_at', '<', before)
         .execute(),
+
+    /** Jobs waiting since before `before`, oldest first (the reconciler checks their wake-ups). */
+    listQueuedBefore: (before: string) =>
+      db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('status', '=', 'queued')
+        .where('updated_at', '<', before)
+        .orderBy('updated_at')
+        .limit(500)
+        .execute(),
+
+    /**
+     * A user's jobs, newest first, `limit` of them from before the cursor `before`
+     * (created_at and id of the last one seen). Slots still receiving their upload are not jobs yet.
+     */
+    listForUser(userId: string, limit: number, before?: { createdAt: string; id: string }) {
+      let query = db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('status', '!=', 'receiving');
+      if (before)
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', before.createdAt),
+            eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+          ]),
+        );
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
 
     /** Slots claimed before `before` whose upload never became a job (their process died). */
     listReceivingBefore: (before: string) =>

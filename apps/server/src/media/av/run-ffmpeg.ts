@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { AppError } from '../../lib/app-error.js';
 
@@ -16,6 +17,30 @@ export interface FfmpegOptions {
 /** Below normal, so media work never starves the web process of CPU. */
 const LOW_PRIORITY = 10;
 
+/**
+ * ffmpeg must die with the process that runs it (a worker killed with -9 must not leave an
+ * encode running). Node cannot set a child's parent-death signal itself, so on Linux ffmpeg is
+ * started through util-linux's `setpriv --pdeathsig KILL`, which sets it and then execs ffmpeg
+ * (same pid). Elsewhere ffmpeg's own `-timelimit` is the bound.
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find(
+  (path) => process.platform === 'linux' && existsSync(path),
+);
+
+/**
+ * ffmpeg's `-timelimit` counts CPU seconds of all its threads (up to two decoding and two
+ * encoding, plus the muxer), so it is set to this many times the wall-clock limit: a backstop
+ * for when nothing is left to stop it, not the limit users meet.
+ */
+const CPU_TIME_FACTOR = 5;
+
+/** The command that runs ffmpeg with these arguments, dying with this process where it can. */
+export function ffmpegCommand(ffmpegPath: string, args: string[]): [string, string[]] {
+  return SETPRIV
+    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', ffmpegPath, ...args]]
+    : [ffmpegPath, args];
+}
+
 export class FfmpegCancelled extends Error {
   override name = 'FfmpegCancelled';
 }
@@ -30,11 +55,17 @@ export function runFfmpeg(ffmpegPath: string, args: string[], options: FfmpegOpt
   const progressArgs = onProgress ? ['-progress', 'pipe:1', '-nostats'] : [];
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new FfmpegCancelled('Cancelled before start'));
-    const child = spawn(
-      ffmpegPath,
-      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...progressArgs, ...args],
-      { stdio: ['ignore', onProgress ? 'pipe' : 'ignore', 'pipe'] },
-    );
+    const timeLimit = String(Math.ceil((timeoutMs / 1000) * CPU_TIME_FACTOR));
+    const [command, commandArgs] = ffmpegCommand(ffmpegPath, [
+      ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-timelimit', timeLimit],
+      ...progressArgs,
+      ...args,
+    ]);
+    // Its own process group, so stopping it stops anything it started too.
+    const child = spawn(command, commandArgs, {
+      stdio: ['ignore', onProgress ? 'pipe' : 'ignore', 'pipe'],
+      detached: true,
+    });
     try {
       if (child.pid) setPriority(child.pid, LOW_PRIORITY);
     } catch {
@@ -53,7 +84,11 @@ export function runFfmpeg(ffmpegPath: string, args: string[], options: FfmpegOpt
     });
     const stop = (err: Error) => {
       failure ??= err;
-      child.kill('SIGKILL');
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is gone already, or never formed
+      }
     };
     const timer = setTimeout(
       () =>

@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { healthSchema } from '@refract/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { healthSchema, readinessSchema } from '@refract/contracts';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -62,5 +65,83 @@ describeEachDatabase('GET /api/health', (kind) => {
       headers: { 'x-request-id': 'a\nb<script>' },
     });
     expect(hostile.headers['x-request-id']).not.toContain('<');
+  });
+});
+
+describeEachDatabase('GET /api/health/live and /api/health/ready', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('is live, and ready when the database, the queue and DATA_DIR answer', async () => {
+    const live = await t.app.inject({ url: '/api/health/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'live' });
+    const ready = await t.app.inject({ url: '/api/health/ready' });
+    expect(ready.statusCode, ready.body).toBe(200);
+    const body = readinessSchema.parse(ready.json());
+    expect(body.status).toBe('ready');
+    expect(body.checks.database).toEqual({ ok: true });
+    expect(body.checks.dataDir).toEqual({ ok: true });
+    expect(body.checks.queue).toEqual(process.env.REDIS_URL ? { ok: true } : undefined);
+  });
+
+  it('is not ready on another volume than the one recorded, and says why', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'refract-other-volume-'));
+    const other = await createTestApp(kind, {
+      database: t.database,
+      env: { DATA_DIR: elsewhere },
+    });
+    try {
+      const res = await other.app.inject({ url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+      const body = readinessSchema.parse(res.json());
+      expect(body.status).toBe('not_ready');
+      expect(body.checks.database.ok).toBe(true);
+      expect(body.checks.dataDir.ok).toBe(false);
+      expect(body.checks.dataDir.reason).toMatch(/does not see the volume the others share/);
+      // The reason names no path of the server's disk.
+      expect(res.body).not.toContain(elsewhere);
+      // The original process is still ready: the other one did not take the marker over.
+      expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('is not ready once the volume loses its marker (an unmounted share)', async () => {
+    const marker = join(t.database.options.dataDir, '.refract-data-dir');
+    const saved = readFileSync(marker);
+    unlinkSync(marker);
+    try {
+      const res = await t.app.inject({ url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks.dataDir.ok).toBe(false);
+    } finally {
+      writeFileSync(marker, saved);
+    }
+    expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/health/ready with Redis unreachable', () => {
+  it('answers 503 naming Redis, within its deadline', async () => {
+    // Port 1 on loopback: nothing listens, so every connection is refused.
+    const t = await createTestApp('sqlite', { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const res = await t.app.inject({ url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      const body = readinessSchema.parse(res.json());
+      expect(body.checks.queue?.ok).toBe(false);
+      expect(body.checks.queue?.reason).toMatch(/^Redis /);
+      expect(body.checks.database.ok).toBe(true);
+      expect((await t.app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });

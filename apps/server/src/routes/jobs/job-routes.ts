@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { jobSchema } from '@refract/contracts';
+import {
+  jobSchema,
+  recentJobsQuerySchema,
+  recentJobsSchema,
+  type RecentJob,
+} from '@refract/contracts';
 import { z } from 'zod';
+import type { JobRow } from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import {
   describeJob,
@@ -12,11 +18,60 @@ import { downloadHeaders } from '../tools/metered.js';
 
 const params = z.object({ id: z.string().max(64) });
 
+/** A page's end as an opaque cursor: the last job's creation time and id. */
+const encodeCursor = (job: JobRow) =>
+  Buffer.from(JSON.stringify([job.created_at, job.id])).toString('base64url');
+
+function decodeCursor(cursor: string) {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+  } catch {
+    // answered below
+  }
+  throw new AppError(400, 'validation_failed', 'Invalid cursor: pass nextCursor as it was given');
+}
+
+function describeRecent(job: JobRow): RecentJob {
+  return {
+    ...describeJob(job),
+    service: job.service,
+    createdAt: job.created_at,
+    finishedAt: job.finished_at,
+    resultUrl: job.status === 'done' && job.result_file ? `/api/jobs/${job.id}/result` : null,
+  };
+}
+
 /** The async side of audio and video: a job's state, its live progress, its file, its cancel. */
 export const jobRoutes =
   (jobs: JobService): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['Jobs'];
+
+    // Nothing paid for is out of reach: a result whose waiting request was cut off is here.
+    app.get(
+      '/api/jobs',
+      {
+        config: { access: 'userOrKey', errors: ['validation_failed'] },
+        schema: {
+          summary: 'Your recent audio and video jobs, newest first',
+          tags,
+          querystring: recentJobsQuerySchema,
+          response: { 200: recentJobsSchema },
+        },
+      },
+      async (request) => {
+        const { limit, cursor } = request.query;
+        const before = cursor === undefined ? undefined : decodeCursor(cursor);
+        // One more than asked tells whether an older page exists.
+        const rows = await jobs.recent(request.user!, limit + 1, before);
+        const page = rows.slice(0, limit);
+        return {
+          jobs: page.map(describeRecent),
+          nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null,
+        };
+      },
+    );
 
     app.get(
       '/api/jobs/:id',

@@ -23,8 +23,8 @@ const querySchema = z.object({
 /**
  * An audio or video tool's POST route. The upload is checked and probed, a use is held on the
  * quota, and the work is queued as a job. `?async=1` answers 202 {jobId} at once (then see
- * /api/jobs/:id); otherwise the request waits and answers with the file, and a client that
- * goes away cancels its job.
+ * /api/jobs/:id); otherwise the request waits and answers with the file. A client that goes
+ * away cancels its job only while that costs nothing (job-service `abandon`).
  */
 export function registerJobTool(
   app: FastifyInstance,
@@ -79,7 +79,7 @@ export function registerJobTool(
       });
       const job = await jobs.watch(id, () => {}, clientGone.signal);
       if (!job) {
-        await jobs.cancel(await jobs.owned(user, id));
+        await jobs.abandon(id);
         return reply;
       }
       if (job.status !== 'done') {
@@ -88,8 +88,9 @@ export function registerJobTool(
         throw jobError(job);
       }
       const stream = await jobs.openResult(job);
-      // Delivered once: the files and the record go when the response ends.
-      reply.raw.once('close', () => {
+      // Delivered once: the files and the record go when the whole file was sent ('finish'). A
+      // response cut short keeps them, charged, for the user to download from their recent jobs.
+      reply.raw.once('finish', () => {
         jobs.forget(job).catch((err: unknown) => request.log.warn({ err }, 'job cleanup failed'));
       });
       return reply

@@ -24,6 +24,7 @@ import { subscribe } from '../../test/plans.js';
 import { describeEachQueue } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { quotaService } from '../quota-service.js';
+import { localQueue } from './job-queue.js';
 import type { JobRunner } from './job-runner.js';
 import { CHARGE_AFTER_MS, chargedWhenStopped, jobService } from './job-service.js';
 
@@ -124,9 +125,10 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
         queueLimit: 20,
         resultTtlMs: 3_600_000,
         uploadTimeoutMs: 600_000,
-        queue: { kind: 'local', add: async () => {}, close: async () => {} },
+        queue: localQueue(0, async () => {}),
         runner: { interrupt() {} } as unknown as JobRunner,
         changes: new EventEmitter(),
+        log: t.app.log,
       });
       await service.cancel({ ...(await row(t, jobId))!, status: 'running' });
       expect((await status(t, token, jobId)).json()).toMatchObject({

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -22,3 +22,17 @@ export const keepInputName = (dir: string, name: string | undefined) =>
 
 export const keptInputName = async (dir: string): Promise<string | undefined> =>
   (await readFile(join(dir, 'input-name'), 'utf8').catch(() => '')) || undefined;
+
+/** What a job keeps between attempts: its upload, the upload's name and what probing it found. */
+const KEPT_BETWEEN_RUNS = new Set(['input', 'input-name', 'probe.json']);
+
+/** Removes what a dead or handed-back run wrote, so the next attempt starts clean. */
+export async function removeRunOutputs(dataDir: string, id: string) {
+  const dir = jobDir(dataDir, id);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => !KEPT_BETWEEN_RUNS.has(name))
+      .map((name) => rm(join(dir, name), { recursive: true, force: true })),
+  );
+}

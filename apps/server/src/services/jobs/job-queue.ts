@@ -4,8 +4,17 @@
  */
 export interface JobQueue {
   kind: 'local' | 'bullmq';
-  add(jobId: string): Promise<void>;
-  /** Stops taking jobs; running ones are interrupted by the runner's own close. */
+  /**
+   * Rejects (DeadlineExceeded included) when the wake-up could not be handed over in time.
+   * `again`: the job ran before, and its earlier entry may still be in Redis (the wake-up of a
+   * worker that died or is stopping), which would swallow an entry with the same id.
+   */
+  add(jobId: string, options?: { again?: boolean }): Promise<void>;
+  /** Resolves when the queue answers within its deadline (readiness). */
+  ping(): Promise<void>;
+  /** Stops taking jobs and waits up to `graceMs` for running ones; false if some still run. */
+  drain(graceMs: number): Promise<boolean>;
+  /** Lets go of its connections (after `drain`). */
   close(): Promise<void>;
 }
 
@@ -33,9 +42,14 @@ export function localQueue(concurrency: number, run: () => Promise<void>): JobQu
       waiting.push(jobId);
       next();
     },
-    async close() {
+    async ping() {},
+    async drain(graceMs) {
       closed = true;
       waiting.length = 0;
+      const until = Date.now() + graceMs;
+      while (running > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      return running === 0;
     },
+    async close() {},
   };
 }

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
-import { jobDir, keptInputName, removeJobDir } from './job-files.js';
+import { jobDir, keptInputName, removeJobDir, removeRunOutputs } from './job-files.js';
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
@@ -53,7 +53,7 @@ export function jobRunner(deps: {
   changed(id: string): void;
 }) {
   const { jobs, quotas, config, log } = deps;
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { abort: AbortController; token: string }>();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
 
@@ -88,20 +88,42 @@ export function jobRunner(deps: {
     }
   }
 
+  /**
+   * After a run stopped without ending its job itself: the files go only if the job has ended
+   * (cancelled elsewhere); a job re-queued meanwhile keeps its upload for the next attempt.
+   */
+  async function tidyAfter(id: string) {
+    const current = await jobs.find(id);
+    if (!current || ['done', 'failed', 'cancelled'].includes(current.status))
+      await removeJobDir(config.dataDir, id);
+  }
+
   async function runClaimed(job: JobRow): Promise<void> {
     const id = job.id;
+    const token = job.runner!;
     const tool = TOOL_REGISTRY.find((t) => t.id === job.tool);
     const dir = jobDir(config.dataDir, id);
     const abort = new AbortController();
-    running.set(id, abort);
+    running.set(id, { abort, token });
     let progress = 0;
+    let heartbeatFailing = false;
     const heartbeat = setInterval(() => {
       jobs
-        .heartbeat(id, progress, now())
-        .then((alive) => (alive ? deps.changed(id) : abort.abort()))
-        .catch((err: unknown) => log.warn({ err, jobId: id }, 'job heartbeat failed'));
+        .heartbeat(id, token, progress, now())
+        .then((alive) => {
+          heartbeatFailing = false;
+          if (alive) deps.changed(id);
+          else abort.abort();
+        })
+        .catch((err: unknown) => {
+          // Once per outage, not every half second.
+          if (!heartbeatFailing) log.warn({ err, jobId: id }, 'job heartbeat failed');
+          heartbeatFailing = true;
+        });
     }, HEARTBEAT_MS);
     try {
+      // A job run before (its worker died, or handed it back) starts from its upload alone.
+      await removeRunOutputs(config.dataDir, id);
       if (!tool) throw new Error(`No tool ${job.tool}`);
       const result = await tool.run({
         input: join(dir, 'input'),
@@ -127,18 +149,19 @@ export function jobRunner(deps: {
       // Room is made before the job shows as done, and checked again after, in case another
       // of this user's jobs finished at the same moment.
       await keepWithinAllowance(job.user_id, bytes);
-      if (await jobs.finishDone(id, stored, now())) {
+      if (await jobs.finishDone(id, token, stored, now())) {
         await quotas.settle(chargeOf(job), 'confirm');
         await keepWithinAllowance(job.user_id, 0);
-      } else await removeJobDir(config.dataDir, id);
+      } else await tidyAfter(id);
     } catch (err) {
-      if (!abort.signal.aborted) {
+      if (abort.signal.aborted) await tidyAfter(id);
+      else {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
         const charged = CHARGED_WHEN_STOPPED.has(error.code);
-        if (await jobs.end(id, 'failed', now(), error, charged))
+        if (await jobs.end(id, 'failed', now(), error, charged, token))
           await quotas.settle(chargeOf(job), charged ? 'confirm' : 'release');
+        await tidyAfter(id);
       }
-      await removeJobDir(config.dataDir, id);
     } finally {
       clearInterval(heartbeat);
       running.delete(id);
@@ -150,20 +173,36 @@ export function jobRunner(deps: {
     runNext,
     /** Stops a job running in this process at once (a cancel already recorded). */
     interrupt(id: string) {
-      running.get(id)?.abort();
+      running.get(id)?.abort.abort();
     },
-    /** Shutting down: running jobs end as failed, uncharged, and their files go. */
-    async close() {
+    /** Takes no more jobs (those running go on until `close`). */
+    stopTaking() {
       closed = true;
-      await Promise.all(
-        [...running.keys()].map(async (id) => {
-          const job = await jobs.find(id);
-          if (job && (await jobs.end(id, 'failed', now(), INTERRUPTED)))
-            await quotas.settle(chargeOf(job), 'release');
-          running.get(id)?.abort();
-        }),
-      );
+    },
+    /**
+     * Shutting down, with jobs still running: each is stopped and either handed back to the
+     * queue for another worker (`handBack`: its ids are returned, to be woken again) or, with
+     * the embedded queue that dies with this process, ended as failed, uncharged.
+     */
+    async close(options: { handBack: boolean }): Promise<string[]> {
+      closed = true;
+      const handedBack: string[] = [];
+      const runs = [...running];
+      if (!options.handBack)
+        await Promise.all(
+          runs.map(async ([id, run]) => {
+            const job = await jobs.find(id);
+            if (job && (await jobs.end(id, 'failed', now(), INTERRUPTED, false, run.token)))
+              await quotas.settle(chargeOf(job), 'release');
+          }),
+        );
+      // Stopped first, so nothing of this run is still writing when another worker takes it.
+      for (const [, run] of runs) run.abort.abort();
       await Promise.allSettled([...inFlight]);
+      if (options.handBack)
+        for (const [id, run] of runs)
+          if (await jobs.requeue(id, now(), { runner: run.token })) handedBack.push(id);
+      return handedBack;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,12 +12,20 @@ import { createJobDir, jobDir, removeJobDir } from './job-files.js';
 import type { JobQueue } from './job-queue.js';
 import { chargeOf, INTERRUPTED, type JobRunner } from './job-runner.js';
 
-/** A running job silent this long lost its runner (heartbeats come every half second). */
-const SILENT_RUNNER_MS = 60_000;
+/**
+ * A running job silent this long lost its runner (heartbeats come every half second); checked
+ * every RUNNER_CHECK_MS, so a dead worker's job moves on within 15 s.
+ */
+export const SILENT_RUNNER_MS = 10_000;
+export const RUNNER_CHECK_MS = 4_000;
+/** Runs a job may start: one more after its worker died, then it fails (a job that kills workers). */
+export const MAX_ATTEMPTS = 2;
+/** A job waiting this long without a wake-up in Redis gets a new one (the reconciler). */
+export const UNWOKEN_MS = 20_000;
 /** A job still waiting after this long was lost with its queue (Redis restarted without data). */
 const LOST_IN_QUEUE_MS = 6 * 60 * 60 * 1000;
 /** A slot whose upload has not become a job by then lost its process (uploads end by UPLOAD_TIMEOUT). */
-const RECEIVING_MARGIN_MS = 60_000;
+const RECEIVING_MARGIN_MS = 10_000;
 /** An ended job's record outlives its files by this much, so a late download answers 410. */
 const RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 200;
@@ -102,8 +111,10 @@ export function jobService(deps: {
   runner: JobRunner;
   /** Emits a job's id when this process changed it; other processes' changes are polled. */
   changes: EventEmitter;
+  log: FastifyBaseLogger;
 }) {
   const { jobs, quotas, dataDir } = deps;
+  let shuttingDown = false;
 
   /**
    * Ends an unfinished job; its files go at once. A job that had already ended (done at that
@@ -185,10 +196,40 @@ export function jobService(deps: {
       try {
         await deps.queue.add(job.id);
       } catch (err) {
+        // No job is left waiting without its wake-up: it goes, its use given back.
+        deps.log.warn({ err, jobId: job.id }, 'job queue unavailable');
         await stop((await jobs.find(job.id))!, 'failed');
-        throw err;
+        await jobs.remove(job.id);
+        throw new AppError(
+          503,
+          'queue_unavailable',
+          'The job queue is not answering. Nothing was charged; please try again shortly.',
+          { 'retry-after': '30' },
+        );
       }
     },
+
+    /**
+     * The client of a waiting request went away. A job whose cancel would cost nothing is
+     * cancelled (no work wasted); one that has done substantial work (it would be charged)
+     * goes on, and its result is kept for the user to find in their recent jobs. While this
+     * process shuts down, jobs are left to the workers alone.
+     */
+    async abandon(id: string) {
+      if (shuttingDown) return;
+      const job = await jobs.find(id);
+      if (!job || hasEnded(job) || chargedWhenStopped(job)) return;
+      await stop(job, 'cancelled');
+    },
+
+    /** From now on, requests cut by the shutdown do not cancel their jobs (see `abandon`). */
+    beginShutdown() {
+      shuttingDown = true;
+    },
+
+    /** The user's recent jobs, newest first (`GET /api/jobs`). */
+    recent: (user: UserRow, limit: number, before?: { createdAt: string; id: string }) =>
+      jobs.listForUser(user.id, limit, before),
 
     /** The job when it is the user's own; anyone else is told it does not exist. */
     async owned(user: UserRow, id: string): Promise<JobRow> {
@@ -271,14 +312,38 @@ export function jobService(deps: {
         await removeJobDir(dataDir, slot.id);
         await jobs.releaseSlot(slot.id);
       }
-      const silentSince = options.everyUnfinished ? now() : ago(SILENT_RUNNER_MS);
+      if (options.everyUnfinished)
+        for (const job of await jobs.listSilent(now())) await stop(job, 'failed');
+      else
+        for (const job of await jobs.listSilent(ago(LOST_IN_QUEUE_MS)))
+          if (job.status === 'queued') await stop(job, 'failed');
+    },
+
+    /**
+     * Jobs whose runner stopped writing its heartbeat (its process died or hangs): re-queued
+     * while attempts remain (the next run starts from the upload), otherwise failed, uncharged.
+     * Whichever process gets there first moves the job; the others' updates change nothing.
+     */
+    async checkRunners() {
+      const silentSince = ago(SILENT_RUNNER_MS);
       for (const job of await jobs.listSilent(silentSince)) {
-        const lost =
-          options.everyUnfinished ||
-          job.status === 'running' ||
-          job.created_at < ago(LOST_IN_QUEUE_MS);
-        if (lost) await stop(job, 'failed');
+        if (job.status !== 'running') continue;
+        if (job.attempts < MAX_ATTEMPTS) {
+          if (await jobs.requeue(job.id, now(), { silentSince })) {
+            deps.changes.emit(job.id);
+            await deps.queue.add(job.id, { again: true });
+          }
+        } else await stop(job, 'failed');
       }
+    },
+
+    /**
+     * Queued jobs whose wake-up Redis lost (restarted without its data, or an add that timed
+     * out after all) get a new one. An extra wake-up costs nothing: it finds no job and ends.
+     */
+    async reconcile(missing: (ids: string[]) => Promise<string[]>) {
+      const waiting = await jobs.listQueuedBefore(ago(UNWOKEN_MS));
+      for (const id of await missing(waiting.map((job) => job.id))) await deps.queue.add(id);
     },
   };
 }

@@ -2,11 +2,17 @@ import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
+import { settingsRepository } from '../../db/repositories/settings-repository.js';
+import { recordVolumeMarker } from '../health/volume-marker.js';
 import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
-import { jobService } from './job-service.js';
+import { sweepLeftovers } from './leftovers.js';
+import { RUNNER_CHECK_MS, jobService } from './job-service.js';
+
+/** How often workers look for queued jobs whose wake-up Redis lost (one worker at a time). */
+const RECONCILE_MS = 15_000;
 
 /**
  * Assembles the job machinery: the embedded queue by default, BullMQ when REDIS_URL is set.
@@ -17,6 +23,7 @@ export async function startJobSystem(
   quotas: QuotaService,
   log: FastifyBaseLogger,
 ) {
+  await recordVolumeMarker(config.dataDir, settingsRepository(database.db));
   const jobs = jobsRepository(database.db);
   const changes = new EventEmitter();
   // Every waiting request and event stream listens for its job's id.
@@ -30,14 +37,16 @@ export async function startJobSystem(
     changed: (id) => changes.emit(id),
   });
   const { workers, queueName } = config.jobs;
-  const queue = config.redisUrl
+  const redis = config.redisUrl
     ? bullmqQueue({
         redisUrl: config.redisUrl,
         name: queueName,
         concurrency: workers,
         run: runner.runNext,
+        log,
       })
-    : localQueue(workers, runner.runNext);
+    : undefined;
+  const queue = redis ?? localQueue(workers, runner.runNext);
   const service = jobService({
     jobs,
     quotas,
@@ -48,22 +57,65 @@ export async function startJobSystem(
     queue,
     runner,
     changes,
+    log,
   });
 
   // The embedded queue died with the last process, so its unfinished jobs can never run.
+  const leftovers = async () => {
+    const removed = await sweepLeftovers({
+      dataDir: config.dataDir,
+      graceMs: config.leftoverGraceMs,
+      hasJob: async (id) => (await jobs.find(id)) !== undefined,
+    });
+    if (removed.length > 0) log.info({ removed }, 'removed files left by a stopped process');
+  };
   await service.sweep({ everyUnfinished: queue.kind === 'local' });
-  const sweeper = setInterval(
-    () => service.sweep().catch((err: unknown) => log.warn({ err }, 'job sweep failed')),
-    Math.min(60_000, config.jobs.resultTtlMs),
-  );
-  sweeper.unref();
+  await service.checkRunners();
+  await leftovers();
+  const every = (ms: number, what: string, work: () => Promise<void>) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return; // a slow database must not pile up rounds
+      busy = true;
+      work()
+        .catch((err: unknown) => log.warn(`${what} failed: ${(err as Error).message}`))
+        .finally(() => (busy = false));
+    }, ms);
+    timer.unref();
+    return timer;
+  };
+  const timers = [
+    every(Math.min(60_000, config.jobs.resultTtlMs), 'job sweep', () => service.sweep()),
+    every(RUNNER_CHECK_MS, 'job runner check', () => service.checkRunners()),
+    every(Math.min(60_000, config.leftoverGraceMs), 'leftover sweep', leftovers),
+  ];
+  if (redis && workers > 0)
+    timers.push(
+      every(RECONCILE_MS, 'job queue reconcile', () =>
+        redis.exclusively('reconcile', RECONCILE_MS, () => service.reconcile(redis.missing)),
+      ),
+    );
 
   return {
     service,
     queueKind: queue.kind,
-    async close() {
-      clearInterval(sweeper);
-      await runner.close();
+    ping: () => queue.ping(),
+    /**
+     * Stops taking jobs and lets running ones finish within `graceMs`; past it, jobs on Redis
+     * are handed back for another worker (re-queued, uncharged so far), and the embedded
+     * queue's jobs, which die with this process, end as failed, uncharged.
+     */
+    async close(graceMs = 0) {
+      for (const timer of timers) clearInterval(timer);
+      runner.stopTaking();
+      service.beginShutdown();
+      await queue.drain(graceMs);
+      const handedBack = await runner.close({ handBack: queue.kind === 'bullmq' });
+      for (const id of handedBack) {
+        log.info({ jobId: id }, 'job handed back to the queue at shutdown');
+        // Redis may be the reason for the shutdown: the reconciler wakes these later if so.
+        await queue.add(id, { again: true }).catch(() => undefined);
+      }
       await queue.close();
     },
   };

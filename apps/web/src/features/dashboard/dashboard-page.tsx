@@ -9,6 +9,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { useUserStats } from '../../lib/queries';
 import { useSession } from '../../lib/session/session-context';
 import { ApiKeysSection } from './api-keys-section';
+import { RecentJobsSection } from './recent-jobs-section';
 import { SubscriptionPanel } from './subscription-panel';
 import { UsageList } from './usage-list';
 import { usePlanName } from '../../lib/plan-name';
@@ -86,6 +87,7 @@ export function DashboardPage() {
           );
         }}
       </QueryState>
+      <RecentJobsSection />
       <ApiKeysSection />
     </Container>
   );
