@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'result_expired',
   'media_too_large',
   'output_too_large',
+  'batch_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

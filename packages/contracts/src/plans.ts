@@ -31,6 +31,9 @@ export const planSchema = z.object({
   annualFee: z.number(),
   features: z.array(z.string()),
   services: z.array(planServiceSchema),
+  /** How many files one batch may hold, and how many bytes in all (issue #19). */
+  batchMaxFiles: z.number().int(),
+  batchMaxBytes: z.number().int(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -42,6 +45,14 @@ export const planBodySchema = z
     annualFee: money,
     features: z.array(z.string().trim().max(200)).max(30).default([]),
     services: z.array(planServiceSchema),
+    /** Omitted: a new plan gets Basic's limits, an updated plan keeps its own. */
+    batchMaxFiles: z.number().int('must be a whole number').min(1).max(1000).optional(),
+    batchMaxBytes: z
+      .number()
+      .int('must be a whole number')
+      .min(1024 * 1024)
+      .max(1024 ** 4)
+      .optional(),
   })
   .superRefine((body, ctx) => {
     const names = body.services.map((s) => s.name);
@@ -63,12 +74,18 @@ export interface DefaultPlan {
   monthlyQuota: number;
   annualQuota: number;
   hidden: boolean;
+  batchMaxFiles: number;
+  batchMaxBytes: number;
 }
+
+const MB = 1024 * 1024;
 
 /** Seeded once into an empty database (spec section 9). */
 export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'basic',
+    batchMaxFiles: 5,
+    batchMaxBytes: 250 * MB,
     name: 'Basic',
     monthlyFeeCents: 0,
     annualFeeCents: 0,
@@ -78,6 +95,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'developer',
+    batchMaxFiles: 20,
+    batchMaxBytes: 1024 * MB,
     name: 'Developer',
     monthlyFeeCents: 499,
     annualFeeCents: 4790,
@@ -87,6 +106,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'business',
+    batchMaxFiles: 100,
+    batchMaxBytes: 5 * 1024 * MB,
     name: 'Business',
     monthlyFeeCents: 699,
     annualFeeCents: 6710,
@@ -96,6 +117,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'admin',
+    batchMaxFiles: 100,
+    batchMaxBytes: 5 * 1024 * MB,
     name: 'admin',
     monthlyFeeCents: 0,
     annualFeeCents: 0,

@@ -7,6 +7,7 @@ import * as m005 from './migrations/005-api-keys.js';
 import * as m006 from './migrations/006-payments.js';
 import * as m007 from './migrations/007-job-claims.js';
 import * as m008 from './migrations/008-normalised-emails.js';
+import * as m009 from './migrations/009-batches.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006-payments': m006,
   '007-job-claims': m007,
   '008-normalised-emails': m008,
+  '009-batches': m009,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -54,5 +54,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upload_timeout: 408,
   result_expired: 410,
   media_too_large: 422,
+  batch_too_large: 413,
   output_too_large: 422,
 };

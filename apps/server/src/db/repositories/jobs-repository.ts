@@ -40,7 +40,9 @@ export function jobsRepository(db: Kysely<Database>) {
     let query = q
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status', 'in', statuses);
+      .where('status', 'in', statuses)
+      // A batch's files are bounded by the batch limits instead (batches-repository).
+      .where('batch_id', 'is', null);
     if (userId) query = query.where('user_id', '=', userId);
     return Number((await query.executeTakeFirstOrThrow()).count);
   }

@@ -106,6 +106,7 @@ export function jobRunner(deps: {
       const result = await tool.run({
         input: join(dir, 'input'),
         inputBytes: job.input_bytes,
+        inputName: job.input_name ?? undefined,
         fields: tool.fields.parse(JSON.parse(job.fields)),
         workDir: dir,
         engines: deps.engines,

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { batchesRepository } from '../../db/repositories/batches-repository.js';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
+import { batchService } from '../batches/batch-service.js';
 import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
@@ -50,16 +52,33 @@ export async function startJobSystem(
     changes,
   });
 
+  // A batch is a job of jobs: its files run on this same queue and runner (issue #19).
+  const batches = batchService({
+    batches: batchesRepository(database.db),
+    jobService: service,
+    quotas,
+    queue,
+    dataDir: config.dataDir,
+    resultTtlMs: config.jobs.resultTtlMs,
+    uploadTimeoutMs: config.uploadTimeouts.totalMs,
+  });
+
   // The embedded queue died with the last process, so its unfinished jobs can never run.
   await service.sweep({ everyUnfinished: queue.kind === 'local' });
+  await batches.sweep({ everyUnfinished: queue.kind === 'local' });
+  const sweepAll = async () => {
+    await service.sweep();
+    await batches.sweep();
+  };
   const sweeper = setInterval(
-    () => service.sweep().catch((err: unknown) => log.warn({ err }, 'job sweep failed')),
+    () => sweepAll().catch((err: unknown) => log.warn({ err }, 'job sweep failed')),
     Math.min(60_000, config.jobs.resultTtlMs),
   );
   sweeper.unref();
 
   return {
     service,
+    batches,
     queueKind: queue.kind,
     async close() {
       clearInterval(sweeper);
