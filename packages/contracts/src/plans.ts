@@ -155,6 +155,8 @@ export const userStatsSchema = z.object({
     .nullable(),
   plan: z.object({ _id: z.string(), name: z.string() }),
   usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
+  /** The plan's batch limits: files in one batch, and bytes in all (issue #19). */
+  batch: z.object({ maxFiles: z.number().int(), maxBytes: z.number().int() }),
   periodStart: z.string(),
   periodEnd: z.string(),
 });
