@@ -38,7 +38,7 @@ export function BatchFileRow(props: {
     <Paper withBorder radius="md" p="sm" data-testid="batch-row" data-status={status}>
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
-          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere', minWidth: 0, flex: 1 }}>
             <bdi>{file.name}</bdi>
           </Text>
           <Group gap={6} wrap="nowrap">

@@ -95,7 +95,12 @@ export function BatchPanel(props: {
       )}
       <Group gap="sm">
         {!started && plan.runnable > 0 && (
-          <Button size="md" onClick={() => start(plan.runnable)} disabled={Boolean(invalid)}>
+          <Button
+            size="md"
+            onClick={() => start(plan.runnable)}
+            disabled={Boolean(invalid)}
+            data-testid="batch-start"
+          >
             {plan.cut ? t('batch.runPart', { count: plan.runnable }) : props.submitLabel}
           </Button>
         )}
