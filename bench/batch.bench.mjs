@@ -49,7 +49,7 @@ async function batch(base, token, path, fields, files) {
   return bytes;
 }
 
-const refract = await lib.startRefractAsAdmin(lib.port(7), { WORKERS: String(WORKERS) });
+const refract = await lib.startRefractAsAdmin(lib.port(87), { WORKERS: String(WORKERS) });
 const api = () =>
   lib.seconds(() => batch(refract.base, refract.token, 'convert', { format: 'webp' }, paths));
 const inProcess = () =>
