@@ -38,7 +38,8 @@ async function batch(base, token, path, fields, files) {
   for (;;) {
     const state = await (await fetch(`${base}/api/batches/${batchId}`, { headers: auth })).json();
     if (state.status === 'done') {
-      if (state.counts.done !== files.length) throw new Error(JSON.stringify(state.counts));
+      if (state.counts.done !== files.length)
+        throw new Error(JSON.stringify(state.files.map((f) => f.error)));
       break;
     }
     await lib.sleep(50);
