@@ -27,6 +27,7 @@ import { registerUploads } from './plugins/uploads.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
 import { registerCors } from './plugins/cors.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
+import { batchRoutes } from './routes/batches/batch-routes.js';
 import { paymentRoutes } from './routes/payments/payment-routes.js';
 import { sandboxRoutes } from './routes/payments/sandbox-routes.js';
 import { stripeWebhookRoutes } from './routes/payments/stripe-webhook-routes.js';
@@ -131,6 +132,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   await registerUploads(app);
   await app.register(toolRoutes(context, services, jobs.service));
   await app.register(jobRoutes(jobs.service));
+  await app.register(batchRoutes(context, services, jobs.batches));
   await app.register(htmlToImageRoutes(context, services));
   await app.register(detectFacesRoutes(context));
   await registerWebApp(app, config.webDistDir);

@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'account_suspended',
   'last_admin',
   'queue_unavailable',
+  'batch_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

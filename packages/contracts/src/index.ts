@@ -9,6 +9,7 @@ export * from './plans.js';
 export * from './formats.js';
 export * from './html-to-image.js';
 export * from './media.js';
+export * from './batches.js';
 export * from './editors.js';
 export * from './resize.js';
 export * from './remove-background.js';

@@ -33,6 +33,9 @@ export const planSchema = z.object({
   /** No longer offered (only admins see it); kept for history and current subscribers. */
   archived: z.boolean(),
   services: z.array(planServiceSchema),
+  /** How many files one batch may hold, and how many bytes in all (issue #19). */
+  batchMaxFiles: z.number().int(),
+  batchMaxBytes: z.number().int(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -44,6 +47,14 @@ export const planBodySchema = z
     annualFee: money,
     features: z.array(z.string().trim().max(200)).max(30).default([]),
     services: z.array(planServiceSchema),
+    /** Omitted: a new plan gets Basic's limits, an updated plan keeps its own. */
+    batchMaxFiles: z.number().int('must be a whole number').min(1).max(1000).optional(),
+    batchMaxBytes: z
+      .number()
+      .int('must be a whole number')
+      .min(1024 * 1024)
+      .max(1024 ** 4)
+      .optional(),
   })
   .superRefine((body, ctx) => {
     const names = body.services.map((s) => s.name);
@@ -65,12 +76,18 @@ export interface DefaultPlan {
   monthlyQuota: number;
   annualQuota: number;
   hidden: boolean;
+  batchMaxFiles: number;
+  batchMaxBytes: number;
 }
+
+const MB = 1024 * 1024;
 
 /** Seeded once into an empty database (spec section 9). */
 export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'basic',
+    batchMaxFiles: 5,
+    batchMaxBytes: 250 * MB,
     name: 'Basic',
     monthlyFeeCents: 0,
     annualFeeCents: 0,
@@ -80,6 +97,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'developer',
+    batchMaxFiles: 20,
+    batchMaxBytes: 1024 * MB,
     name: 'Developer',
     monthlyFeeCents: 499,
     annualFeeCents: 4790,
@@ -89,6 +108,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'business',
+    batchMaxFiles: 100,
+    batchMaxBytes: 5 * 1024 * MB,
     name: 'Business',
     monthlyFeeCents: 699,
     annualFeeCents: 6710,
@@ -98,6 +119,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'admin',
+    batchMaxFiles: 100,
+    batchMaxBytes: 5 * 1024 * MB,
     name: 'admin',
     monthlyFeeCents: 0,
     annualFeeCents: 0,
@@ -134,6 +157,8 @@ export const userStatsSchema = z.object({
     .nullable(),
   plan: z.object({ _id: z.string(), name: z.string() }),
   usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
+  /** The plan's batch limits: files in one batch, and bytes in all (issue #19). */
+  batch: z.object({ maxFiles: z.number().int(), maxBytes: z.number().int() }),
   periodStart: z.string(),
   periodEnd: z.string(),
 });

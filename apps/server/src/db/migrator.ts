@@ -11,6 +11,7 @@ import * as m009 from './migrations/009-cache-versions.js';
 import * as m010 from './migrations/010-plan-changes.js';
 import * as m011 from './migrations/011-account-suspension.js';
 import * as m012 from './migrations/012-job-runs.js';
+import * as m013 from './migrations/013-batches.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010-plan-changes': m010,
   '011-account-suspension': m011,
   '012-job-runs': m012,
+  '013-batches': m013,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

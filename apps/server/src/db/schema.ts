@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Table types for Kysely. Portable across SQLite and PostgreSQL: ids are text (UUID),
  * timestamps are ISO-8601 UTC text, booleans are 0/1 integers (docs/decisions/002).
@@ -44,6 +46,10 @@ export interface PlansTable {
   /** 1: kept for history and current subscribers, no longer offered. */
   archived: number;
   position: number;
+  /** How many files, and bytes, one batch may hold (issue #19). */
+  batch_max_files: ColumnType<number, number | undefined, number>;
+  /** bigint: PostgreSQL hands it back as a string (plans-repository converts it). */
+  batch_max_bytes: ColumnType<number | string, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }
@@ -116,6 +122,18 @@ export interface JobsTable {
   runner: string | null;
   /** Runs started; a job whose worker died is re-queued while MAX_ATTEMPTS is not reached. */
   attempts: number;
+  /** A file of a batch: the batch, its place in it, and the name the file was uploaded with. */
+  batch_id: string | null;
+  batch_index: number | null;
+  input_name: string | null;
+}
+
+export interface BatchesTable {
+  id: string;
+  user_id: string;
+  tool: string;
+  status: 'receiving' | 'open' | 'cancelled';
+  created_at: string;
 }
 
 export interface CheckoutSessionsTable {
@@ -183,6 +201,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   usage_events: UsageEventsTable;
   jobs: JobsTable;
+  batches: BatchesTable;
   checkout_sessions: CheckoutSessionsTable;
   payments: PaymentsTable;
   processed_events: ProcessedEventsTable;

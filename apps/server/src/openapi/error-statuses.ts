@@ -55,6 +55,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   upload_timeout: 408,
   result_expired: 410,
   media_too_large: 422,
+  batch_too_large: 413,
   output_too_large: 422,
   no_scheduled_change: 404,
   unknown_field: 400,

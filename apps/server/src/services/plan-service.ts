@@ -36,6 +36,8 @@ export function toApiPlan(plan: PlanWithQuotas): Plan {
       const q = plan.quotas.find((row) => row.service === name);
       return { name, monthlyQuota: q?.monthly_quota ?? 0, annualQuota: q?.annual_quota ?? 0 };
     }),
+    batchMaxFiles: plan.batch_max_files,
+    batchMaxBytes: Number(plan.batch_max_bytes),
   };
 }
 
@@ -46,6 +48,8 @@ function toInput(body: PlanBody): PlanInput {
     monthlyFeeCents: cents(body.monthlyFee),
     annualFeeCents: cents(body.annualFee),
     features: features.length > 0 ? features : DEFAULT_PLAN_FEATURES,
+    batchMaxFiles: body.batchMaxFiles,
+    batchMaxBytes: body.batchMaxBytes,
     quotas: body.services.map((s) => ({
       service: s.name,
       monthlyQuota: s.monthlyQuota,
@@ -86,6 +90,8 @@ export function planService(
             features: DEFAULT_PLAN_FEATURES,
             hidden: p.hidden,
             position,
+            batchMaxFiles: p.batchMaxFiles,
+            batchMaxBytes: p.batchMaxBytes,
             quotas: SERVICES.map((service) => ({
               service,
               monthlyQuota: p.monthlyQuota,

@@ -167,6 +167,7 @@ export function quotaService(
           : null,
         plan: { _id: e.plan.id, name: e.plan.name },
         usage: rows,
+        batch: { maxFiles: e.plan.batch_max_files, maxBytes: Number(e.plan.batch_max_bytes) },
         periodStart: e.period.start.toISOString(),
         periodEnd: e.period.end.toISOString(),
       };

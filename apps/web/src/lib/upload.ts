@@ -31,6 +31,7 @@ export function postTool(
   body: FormData | string,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
+  headers: Record<string, string> = {},
 ): Promise<ToolResponse> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -38,7 +39,8 @@ export function postTool(
     xhr.onabort = () => reject(new DOMException('Cancelled', 'AbortError'));
     xhr.open('POST', path);
     xhr.responseType = 'blob';
-    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries({ ...authHeaders(), ...headers }))
+      xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };

@@ -19,7 +19,9 @@ export interface JobResult {
 }
 
 /** What a claimed slot becomes once its upload is in place and its use is held. */
-export type Admission = Pick<JobRow, 'fields' | 'service' | 'period_start' | 'input_bytes'>;
+export type Admission = Pick<JobRow, 'fields' | 'service' | 'period_start' | 'input_bytes'> & {
+  input_name?: string | null;
+};
 
 const UNFINISHED: Status[] = ['queued', 'running'];
 /** What a user's cap counts: slots being uploaded to, waiting and running jobs. */
@@ -41,7 +43,9 @@ export function jobsRepository(db: Kysely<Database>) {
     let query = q
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status', 'in', statuses);
+      .where('status', 'in', statuses)
+      // A batch's files are bounded by the batch limits instead (batches-repository).
+      .where('batch_id', 'is', null);
     if (userId) query = query.where('user_id', '=', userId);
     return Number((await query.executeTakeFirstOrThrow()).count);
   }

@@ -13,6 +13,16 @@ export interface PlanInput {
   hidden?: boolean;
   position?: number;
   quotas: { service: string; monthlyQuota: number; annualQuota: number }[];
+  /** Omitted: a new plan gets the migration's default, an updated one keeps its own. */
+  batchMaxFiles?: number;
+  batchMaxBytes?: number;
+}
+
+function batchLimits(input: PlanInput) {
+  const limits: { batch_max_files?: number; batch_max_bytes?: number } = {};
+  if (input.batchMaxFiles !== undefined) limits.batch_max_files = input.batchMaxFiles;
+  if (input.batchMaxBytes !== undefined) limits.batch_max_bytes = input.batchMaxBytes;
+  return limits;
 }
 
 export interface PlanWithQuotas extends PlanRow {
@@ -31,7 +41,11 @@ export function plansRepository(db: Kysely<Database>) {
         rows.map((r) => r.id),
       )
       .execute();
-    return rows.map((row) => ({ ...row, quotas: quotas.filter((q) => q.plan_id === row.id) }));
+    return rows.map((row) => ({
+      ...row,
+      batch_max_bytes: Number(row.batch_max_bytes),
+      quotas: quotas.filter((q) => q.plan_id === row.id),
+    }));
   }
 
   function quotaRows(planId: string, input: PlanInput) {
@@ -85,6 +99,7 @@ export function plansRepository(db: Kysely<Database>) {
             hidden: input.hidden ? 1 : 0,
             archived: 0,
             position: input.position ?? 100,
+            ...batchLimits(input),
             created_at: now,
             updated_at: now,
           })
@@ -104,6 +119,7 @@ export function plansRepository(db: Kysely<Database>) {
             monthly_fee_cents: input.monthlyFeeCents,
             annual_fee_cents: input.annualFeeCents,
             features: JSON.stringify(input.features),
+            ...batchLimits(input),
             updated_at: new Date().toISOString(),
           })
           .where('id', '=', id)

@@ -4,7 +4,6 @@ import type { AppContext } from '../../app-context.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
 import { receiveUpload } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
-import { keepInputName } from '../../services/jobs/job-files.js';
 import { jobError, type JobService } from '../../services/jobs/job-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { downloadHeaders } from './metered.js';
@@ -51,7 +50,6 @@ export function registerJobTool(
       let status;
       try {
         const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
-        await keepInputName(dir, upload.filename);
         const fields = parseToolFields(tool, upload.fields);
         await tool.precheck?.(fields, context.engines, context.config);
         await tool.inspect?.(upload.path!, fields, context.config, upload);
@@ -63,6 +61,7 @@ export function registerJobTool(
           service,
           reservation,
           inputBytes: upload.bytes,
+          inputName: upload.filename,
         });
         queued = true;
         status = reservation.status;

@@ -1,9 +1,9 @@
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Each job's files live in DATA_DIR/jobs/<id>: the upload as `input` with its `probe.json` and
- * `input-name` (the uploaded file's name, to name the result after), then the result. Web processes and workers must share DATA_DIR (docs/operations.md).
+ * Each job's files live in DATA_DIR/jobs/<id>: the upload as `input` with its `probe.json`, then
+ * the result. Web processes and workers must share DATA_DIR (docs/operations.md).
  */
 export const jobDir = (dataDir: string, id: string) => join(dataDir, 'jobs', id);
 
@@ -16,15 +16,8 @@ export async function createJobDir(dataDir: string, id: string): Promise<string>
 export const removeJobDir = (dataDir: string, id: string) =>
   rm(jobDir(dataDir, id), { recursive: true, force: true });
 
-/** The uploaded file's own name, kept beside the input for the worker (no column needed). */
-export const keepInputName = (dir: string, name: string | undefined) =>
-  writeFile(join(dir, 'input-name'), name ?? '');
-
-export const keptInputName = async (dir: string): Promise<string | undefined> =>
-  (await readFile(join(dir, 'input-name'), 'utf8').catch(() => '')) || undefined;
-
-/** What a job keeps between attempts: its upload, the upload's name and what probing it found. */
-const KEPT_BETWEEN_RUNS = new Set(['input', 'input-name', 'probe.json']);
+/** What a job keeps between attempts: its upload and what probing it found. */
+const KEPT_BETWEEN_RUNS = new Set(['input', 'probe.json']);
 
 /** Removes what a dead or handed-back run wrote, so the next attempt starts clean. */
 export async function removeRunOutputs(dataDir: string, id: string) {

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
-import { jobDir, keptInputName, removeJobDir, removeRunOutputs } from './job-files.js';
+import { jobDir, removeJobDir, removeRunOutputs } from './job-files.js';
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
@@ -128,7 +128,7 @@ export function jobRunner(deps: {
       const result = await tool.run({
         input: join(dir, 'input'),
         inputBytes: job.input_bytes,
-        inputName: await keptInputName(dir),
+        inputName: job.input_name ?? undefined,
         fields: tool.fields.parse(JSON.parse(job.fields)),
         workDir: dir,
         engines: deps.engines,

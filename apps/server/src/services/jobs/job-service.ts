@@ -178,12 +178,15 @@ export function jobService(deps: {
       service: Service;
       reservation: Reservation;
       inputBytes: number;
+      /** The upload's own name, which names the result. */
+      inputName?: string;
     }) {
       const admission = {
         fields: JSON.stringify(job.fields),
         service: job.service,
         period_start: job.reservation.periodStart,
         input_bytes: job.inputBytes,
+        input_name: job.inputName ?? null,
       };
       let admitted = false;
       try {

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { batchesRepository } from '../../db/repositories/batches-repository.js';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
 import { recordVolumeMarker } from '../health/volume-marker.js';
+import { batchService } from '../batches/batch-service.js';
 import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
@@ -60,6 +62,17 @@ export async function startJobSystem(
     log,
   });
 
+  // A batch is a job of jobs: its files run on this same queue and runner (issue #19).
+  const batches = batchService({
+    batches: batchesRepository(database.db),
+    jobService: service,
+    quotas,
+    queue,
+    dataDir: config.dataDir,
+    resultTtlMs: config.jobs.resultTtlMs,
+    uploadTimeoutMs: config.uploadTimeouts.totalMs,
+  });
+
   // The embedded queue died with the last process, so its unfinished jobs can never run.
   const leftovers = async () => {
     const removed = await sweepLeftovers({
@@ -70,6 +83,7 @@ export async function startJobSystem(
     if (removed.length > 0) log.info({ removed }, 'removed files left by a stopped process');
   };
   await service.sweep({ everyUnfinished: queue.kind === 'local' });
+  await batches.sweep({ everyUnfinished: queue.kind === 'local' });
   await service.checkRunners();
   await leftovers();
   const every = (ms: number, what: string, work: () => Promise<void>) => {
@@ -85,7 +99,10 @@ export async function startJobSystem(
     return timer;
   };
   const timers = [
-    every(Math.min(60_000, config.jobs.resultTtlMs), 'job sweep', () => service.sweep()),
+    every(Math.min(60_000, config.jobs.resultTtlMs), 'job sweep', async () => {
+      await service.sweep();
+      await batches.sweep();
+    }),
     every(RUNNER_CHECK_MS, 'job runner check', () => service.checkRunners()),
     every(Math.min(60_000, config.leftoverGraceMs), 'leftover sweep', leftovers),
   ];
@@ -98,6 +115,7 @@ export async function startJobSystem(
 
   return {
     service,
+    batches,
     queueKind: queue.kind,
     ping: () => queue.ping(),
     /**

@@ -2,13 +2,15 @@ import '@mantine/dropzone/styles.css';
 import { Group, Image, Stack, Text } from '@mantine/core';
 import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
 import { UserText } from '../user-text';
 
 /**
- * Drag and drop or click (or Enter/Space) to pick one file. Files over `maxBytes` are refused
- * here with a message; the server enforces the same limit.
+ * Drag and drop or click (or Enter/Space) to pick files, drop a folder, or paste images. Files
+ * over `maxBytes` or of another kind are left out here with a message; the server enforces the
+ * same limits. Several files make a batch (components/tool/batch).
  */
 const KIND_ICON = { image: IconPhoto, audio: IconMusic, video: IconMovie };
 
@@ -21,26 +23,46 @@ export function FileDrop(props: {
   accept: DropzoneProps['accept'];
   maxBytes: number;
   disabled?: boolean;
-  onFile(file: File): void;
+  /** How many files are chosen (more than one: the list below names them). */
+  count?: number;
+  onFiles(files: File[]): void;
   onReject(message: string): void;
 }) {
   const { t } = useTranslation();
   const kind = props.kind ?? 'image';
   const KindIcon = KIND_ICON[kind];
+  const { onFiles, disabled, maxBytes } = props;
+
+  // Images pasted anywhere on the page are taken as chosen files.
+  useEffect(() => {
+    if (kind !== 'image' || disabled) return;
+    const onPaste = (event: ClipboardEvent) => {
+      const pasted = [...(event.clipboardData?.files ?? [])].filter(
+        (file) => file.type.startsWith('image/') && file.size <= maxBytes,
+      );
+      if (pasted.length > 0) onFiles(pasted);
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, [kind, disabled, maxBytes, onFiles]);
+
   return (
     <Dropzone
-      onDrop={(files) => files[0] && props.onFile(files[0])}
+      onDrop={(files) => files.length > 0 && props.onFiles(files)}
       onReject={(rejections) => {
         const tooLarge = rejections[0]?.errors.some((e) => e.code === 'file-too-large');
+        const reason = tooLarge
+          ? t('tool.tooLarge', { limit: formatBytes(props.maxBytes) })
+          : t('tool.wrongType');
         props.onReject(
-          tooLarge
-            ? t('tool.tooLarge', { limit: formatBytes(props.maxBytes) })
-            : t('tool.wrongType'),
+          rejections.length > 1 || (props.count ?? 0) > 1
+            ? t('batch.leftOut', { count: rejections.length, reason })
+            : reason,
         );
       }}
       maxSize={props.maxBytes}
       accept={props.accept}
-      multiple={false}
+      multiple
       disabled={props.disabled}
       aria-label={t('tool.dropLabel')}
       // The hidden file input needs its own name too, or screen readers announce a bare input.
@@ -49,7 +71,12 @@ export function FileDrop(props: {
     >
       <Stack align="center" gap="xs" mih={180} justify="center" style={{ pointerEvents: 'none' }}>
         {/* Players and editors show the file below; here it is named. */}
-        {props.file && (kind !== 'image' || !props.previewUrl) ? (
+        {(props.count ?? 0) > 1 ? (
+          <Group gap="sm" wrap="nowrap">
+            <KindIcon size={32} stroke={1.5} aria-hidden />
+            <Text size="sm">{t('batch.dropMore', { count: props.count })}</Text>
+          </Group>
+        ) : props.file && (kind !== 'image' || !props.previewUrl) ? (
           <Group gap="sm" wrap="nowrap">
             <KindIcon size={32} stroke={1.5} aria-hidden />
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -88,6 +115,9 @@ export function FileDrop(props: {
                 {t(kind === 'image' ? 'tool.dropHint' : `media.hint.${kind}`, {
                   limit: formatBytes(props.maxBytes),
                 })}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {t(kind === 'image' ? 'batch.dropHintImages' : 'batch.dropHintMedia')}
               </Text>
             </div>
           </Group>

@@ -1,10 +1,11 @@
 import { Button, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { ErrorAlert } from '../error-alert';
+import { BatchPanel } from './batch/batch-panel';
 import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
@@ -36,20 +37,29 @@ interface MediaToolPageProps {
 export function MediaToolPage(props: MediaToolPageProps) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
-  const [file, setFile] = useState<File | null>(null);
+  const [files, setFiles] = useState<File[]>([]);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useJobRun(props.endpoint);
+  const file = files[0] ?? null;
+  const batch = files.length > 1;
 
-  const previewUrl = useObjectUrl(file);
+  const previewUrl = useObjectUrl(batch ? null : file);
+  const { reset } = run;
 
-  function choose(next: File) {
-    setFile(next);
-    setLocalError(null);
-    run.reset();
-  }
+  // One file keeps the single-file flow (and its player); several make a batch.
+  const choose = useCallback(
+    (next: File[]) => {
+      setFiles(next);
+      setLocalError(null);
+      reset();
+    },
+    [reset],
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // A batch starts from its own panel, which shows first what it will cost.
+    if (batch) return;
     if (!file) return setLocalError(t(`media.uploadFirst.${props.kind}`));
     const form = new FormData();
     props.fields(form);
@@ -74,8 +84,9 @@ export function MediaToolPage(props: MediaToolPageProps) {
         previewUrl={null}
         accept={ACCEPT[props.kind]}
         maxBytes={props.tool.maxUploadBytes}
+        count={files.length}
         disabled={run.busy}
-        onFile={choose}
+        onFiles={choose}
         onReject={setLocalError}
       />
       {previewUrl && (
@@ -87,48 +98,64 @@ export function MediaToolPage(props: MediaToolPageProps) {
         />
       )}
       {props.options}
-      <ErrorAlert message={error} />
-      {(run.busy || run.phase === 'done') && (
-        <Stack gap="xs" aria-live="polite">
-          <Text size="sm">{uploadLabel}</Text>
-          <Progress value={uploadPercent} aria-label={uploadLabel} />
-          {run.phase !== 'uploading' && (
-            <>
-              <Text size="sm">{processingLabel}</Text>
-              <Progress
-                value={run.progress}
-                color="teal"
-                animated={run.phase === 'processing'}
-                aria-label={processingLabel}
-              />
-            </>
+      {batch && (
+        <BatchPanel
+          tool={props.tool}
+          endpoint={props.endpoint}
+          files={files}
+          fields={props.fields}
+          submitLabel={props.submitLabel}
+          onRemove={(index) => choose(files.filter((_, i) => i !== index))}
+          onClear={() => choose([])}
+        />
+      )}
+      {batch && <ErrorAlert message={localError} />}
+      {!batch && (
+        <>
+          <ErrorAlert message={error} />
+          {(run.busy || run.phase === 'done') && (
+            <Stack gap="xs" aria-live="polite">
+              <Text size="sm">{uploadLabel}</Text>
+              <Progress value={uploadPercent} aria-label={uploadLabel} />
+              {run.phase !== 'uploading' && (
+                <>
+                  <Text size="sm">{processingLabel}</Text>
+                  <Progress
+                    value={run.progress}
+                    color="teal"
+                    animated={run.phase === 'processing'}
+                    aria-label={processingLabel}
+                  />
+                </>
+              )}
+            </Stack>
           )}
-        </Stack>
-      )}
-      <ToolSubmit
-        service={props.tool.services[0]!}
-        label={props.submitLabel}
-        busy={run.busy}
-        disabled={!file}
-        result={run.result}
-      >
-        {run.busy && (
-          <Button
-            variant="default"
-            size="md"
-            leftSection={<IconPlayerStop size={18} />}
-            onClick={() => void run.cancel()}
+          <ToolSubmit
+            service={props.tool.services[0]!}
+            label={props.submitLabel}
+            busy={run.busy}
+            disabled={!file}
+            result={run.result}
           >
-            {t('common.cancel')}
-          </Button>
-        )}
-      </ToolSubmit>
-      {run.phase === 'cancelled' && (
-        <Text size="sm" role="status">
-          {t(run.cancelledCharged ? 'media.cancelledCharged' : 'media.cancelled')}
-        </Text>
+            {run.busy && (
+              <Button
+                variant="default"
+                size="md"
+                leftSection={<IconPlayerStop size={18} />}
+                onClick={() => void run.cancel()}
+              >
+                {t('common.cancel')}
+              </Button>
+            )}
+          </ToolSubmit>
+          {run.phase === 'cancelled' && (
+            <Text size="sm" role="status">
+              {t(run.cancelledCharged ? 'media.cancelledCharged' : 'media.cancelled')}
+            </Text>
+          )}
+          {run.result && file && <ResultAlert result={run.result} before={file.size} />}
+        </>
       )}
-      {run.result && file && <ResultAlert result={run.result} before={file.size} />}
     </ToolFrame>
   );
 }

@@ -1,9 +1,10 @@
 import { Progress, Text } from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Service, ToolEntry } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
 import { useErrorMessage } from '../../lib/use-error-message';
+import { BatchPanel } from './batch/batch-panel';
 import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
@@ -66,21 +67,31 @@ interface ToolPageProps {
 export function ToolPage(props: ToolPageProps) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
-  const [file, setFile] = useState<File | null>(null);
+  const [files, setFiles] = useState<File[]>([]);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useToolRun(props.endpoint);
+  const file = files[0] ?? null;
+  const batch = files.length > 1;
 
   const previewUrl = useObjectUrl(file);
+  const { onFileChange } = props;
+  const { reset } = run;
 
-  function choose(next: File) {
-    setFile(next);
-    setLocalError(null);
-    run.reset();
-    props.onFileChange?.(next);
-  }
+  // One file keeps the single-file flow (and its editor); several make a batch.
+  const choose = useCallback(
+    (next: File[]) => {
+      setFiles(next);
+      setLocalError(null);
+      reset();
+      onFileChange?.(next[0] ?? null);
+    },
+    [onFileChange, reset],
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // A batch starts from its own panel, which shows first what it will cost.
+    if (batch) return;
     setLocalError(null);
     if (!file) return setLocalError(t('tool.uploadFirst'));
     const invalid = props.validate?.() ?? null;
@@ -103,41 +114,67 @@ export function ToolPage(props: ToolPageProps) {
     <ToolFrame toolId={props.tool.id} onSubmit={submit}>
       <FileDrop
         file={file}
+        count={files.length}
         previewUrl={props.editor ? null : previewUrl}
         previewStyle={props.previewStyle}
         accept={IMAGE_ACCEPT}
         maxBytes={props.tool.maxUploadBytes}
         disabled={run.busy}
-        onFile={choose}
+        onFiles={choose}
         onReject={setLocalError}
       />
+      {batch && props.editor && (
+        <Text size="sm" c="dimmed">
+          {t('batch.editorFirst')}
+        </Text>
+      )}
       {props.editor && file && previewUrl && props.editor({ file, url: previewUrl })}
       {props.options}
-      <ErrorAlert message={error} />
-      {run.busy && (
-        <div aria-live="polite">
-          <Text size="sm" mb={4}>
-            {run.phase === 'uploading'
-              ? t('tool.uploading', { percent: Math.round(run.progress * 100) })
-              : t('tool.processing')}
-          </Text>
-          <Progress
-            value={run.phase === 'uploading' ? run.progress * 100 : 100}
-            animated={run.phase === 'processing'}
-          />
-        </div>
+      {batch && (
+        <BatchPanel
+          tool={props.tool}
+          endpoint={props.endpoint}
+          files={files}
+          fields={props.fields}
+          submitLabel={props.submitLabel}
+          validate={props.validate}
+          onRemove={(index) => choose(files.filter((_, i) => i !== index))}
+          onClear={() => choose([])}
+        />
       )}
-      <ToolSubmit
-        service={props.service ?? props.tool.services[0]!}
-        label={props.submitLabel}
-        busy={run.busy}
-        disabled={!file}
-        result={run.result}
-      />
-      {run.result && (
-        <ResultAlert result={run.result} before={props.showSizes === false ? undefined : original}>
-          {props.resultDetails?.(run.result)}
-        </ResultAlert>
+      {batch && <ErrorAlert message={localError} />}
+      {!batch && (
+        <>
+          <ErrorAlert message={error} />
+          {run.busy && (
+            <div aria-live="polite">
+              <Text size="sm" mb={4}>
+                {run.phase === 'uploading'
+                  ? t('tool.uploading', { percent: Math.round(run.progress * 100) })
+                  : t('tool.processing')}
+              </Text>
+              <Progress
+                value={run.phase === 'uploading' ? run.progress * 100 : 100}
+                animated={run.phase === 'processing'}
+              />
+            </div>
+          )}
+          <ToolSubmit
+            service={props.service ?? props.tool.services[0]!}
+            label={props.submitLabel}
+            busy={run.busy}
+            disabled={!file}
+            result={run.result}
+          />
+          {run.result && (
+            <ResultAlert
+              result={run.result}
+              before={props.showSizes === false ? undefined : original}
+            >
+              {props.resultDetails?.(run.result)}
+            </ResultAlert>
+          )}
+        </>
       )}
       {run.result &&
         file &&

@@ -22,8 +22,13 @@ interface FormState {
   monthlyFee: number | '';
   annualFee: number | '';
   features: string;
+  batchMaxFiles: number | '';
+  /** Shown in megabytes; the API takes bytes. */
+  batchMaxMb: number | '';
   quotas: Quotas;
 }
+
+const MB = 1024 * 1024;
 
 function fromPlan(plan?: Plan): FormState {
   const quotas: Quotas = {};
@@ -36,6 +41,8 @@ function fromPlan(plan?: Plan): FormState {
     monthlyFee: plan?.monthlyFee ?? '',
     annualFee: plan?.annualFee ?? '',
     features: plan?.features.join('\n') ?? '',
+    batchMaxFiles: plan?.batchMaxFiles ?? 5,
+    batchMaxMb: plan ? Math.round(plan.batchMaxBytes / MB) : 250,
     quotas,
   };
 }
@@ -45,6 +52,8 @@ function toBody(form: FormState): PlanBody | null {
   const numbers = [
     form.monthlyFee,
     form.annualFee,
+    form.batchMaxFiles,
+    form.batchMaxMb,
     ...Object.values(form.quotas).flatMap((q) => [q.monthlyQuota, q.annualQuota]),
   ];
   if (!form.name.trim() || numbers.some((n) => n === '')) return null;
@@ -56,6 +65,8 @@ function toBody(form: FormState): PlanBody | null {
       .split('\n')
       .map((f) => f.trim())
       .filter(Boolean),
+    batchMaxFiles: Number(form.batchMaxFiles),
+    batchMaxBytes: Number(form.batchMaxMb) * MB,
     services: SERVICES.map((name) => ({
       name,
       monthlyQuota: Number(form.quotas[name]!.monthlyQuota),
@@ -168,6 +179,27 @@ export function PlanForm(props: {
           value={form.features}
           onChange={(e) => setForm({ ...form, features: e.currentTarget.value })}
         />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <NumberInput
+            label={t('admin.plans.batchMaxFiles')}
+            required
+            min={1}
+            max={1000}
+            allowDecimal={false}
+            value={form.batchMaxFiles}
+            onChange={(v) => setForm({ ...form, batchMaxFiles: v === '' ? '' : Number(v) })}
+          />
+          <NumberInput
+            label={t('admin.plans.batchMaxMb')}
+            required
+            min={1}
+            max={1024 * 1024}
+            allowDecimal={false}
+            suffix=" MB"
+            value={form.batchMaxMb}
+            onChange={(v) => setForm({ ...form, batchMaxMb: v === '' ? '' : Number(v) })}
+          />
+        </SimpleGrid>
         <Text size="sm" c="dimmed">
           {t('admin.plans.quotaHint')}
         </Text>

@@ -1,0 +1,148 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { BatchRow } from '../../db/repositories/batches-repository.js';
+import type { UserRow } from '../../db/repositories/users-repository.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Engines } from '../../media/engines.js';
+import type { BatchService, HeldFile } from '../../services/batches/batch-service.js';
+import type { ToolDefinition } from '../../tools/tool-definition.js';
+import { parseToolFields } from '../tools/tool-fields.js';
+
+/** The form field every batch file comes in (repeated), whatever the tool. */
+export const BATCH_FILE_FIELD = 'file';
+
+export interface BatchLimits {
+  files: number;
+  bytes: number;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+export const tooManyFiles = (limits: BatchLimits) =>
+  new AppError(
+    413,
+    'batch_too_large',
+    `Your plan takes up to ${limits.files} files in one batch. Send fewer files, or upgrade your plan.`,
+  );
+
+export const tooManyBytes = (limits: BatchLimits) =>
+  new AppError(
+    413,
+    'batch_too_large',
+    `Your plan takes up to ${mb(limits.bytes)} in one batch. Send fewer or smaller files, or upgrade your plan.`,
+  );
+
+/**
+ * Reads a batch's multipart form as it streams: the tool's fields first (checked once, with
+ * the tool's own schema, when the first file begins), then each `file` part to its own job's
+ * directory, with one use held for it. Past the plan's file or byte limit the upload stops
+ * with 413 batch_too_large and every held use is given back. A file too large, empty,
+ * unreadable for the tool or over the quota is recorded as failed, and the rest go on. Once
+ * the whole form is in, the held files are queued.
+ */
+export async function receiveBatch(options: {
+  request: FastifyRequest;
+  user: UserRow;
+  batch: BatchRow;
+  tool: ToolDefinition;
+  limits: BatchLimits;
+  batches: BatchService;
+  engines: Engines;
+  config: Config;
+}): Promise<void> {
+  const { request, tool, limits, batches, batch } = options;
+  const raw: Record<string, string> = {};
+  let job: { fields: unknown; service: ReturnType<ToolDefinition['service']> } | undefined;
+  let index = 0;
+  let total = 0;
+  const held: HeldFile[] = [];
+  const parts = request.parts({
+    // One file over the limit is let through the parser so that we refuse it in our words.
+    limits: { files: limits.files + 1, parts: limits.files + 26, fileSize: tool.maxBytes },
+    throwFileSizeLimit: false,
+  } as Parameters<FastifyRequest['parts']>[0]);
+  try {
+    for await (const part of parts) {
+      if (part.type !== 'file') {
+        if (job)
+          throw new AppError(400, 'validation_failed', "Send the tool's fields before the files");
+        if (typeof part.value === 'string') raw[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== BATCH_FILE_FIELD) {
+        part.file.resume();
+        continue;
+      }
+      if (!job) {
+        const fields = parseToolFields(tool, raw);
+        await tool.precheck?.(fields, options.engines, options.config);
+        job = { fields, service: tool.service(fields) };
+      }
+      if (index >= limits.files) throw tooManyFiles(limits);
+      const slot = batches.fileSlot();
+      const file = { id: slot.id, index, name: part.filename || `file-${index + 1}`, bytes: 0 };
+      index += 1;
+      await mkdir(dirname(slot.input), { recursive: true });
+      try {
+        await pipeline(
+          part.file,
+          async function* count(source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              file.bytes += chunk.length;
+              total += chunk.length;
+              if (total > limits.bytes) throw tooManyBytes(limits);
+              yield chunk;
+            }
+          },
+          createWriteStream(slot.input),
+        );
+      } catch (err) {
+        // Not yet a job: nothing else would remove its directory.
+        await rm(dirname(slot.input), { recursive: true, force: true });
+        throw err;
+      }
+      if (part.file.truncated) {
+        await batches.refuse(batch, file, {
+          status: 413,
+          code: 'file_too_large',
+          message: `The file is larger than the ${mb(tool.maxBytes)} limit of this tool`,
+        });
+        continue;
+      }
+      if (file.bytes === 0) {
+        await batches.refuse(batch, file, {
+          status: 400,
+          code: 'no_file',
+          message: 'The file is empty',
+        });
+        continue;
+      }
+      try {
+        await tool.inspect?.(slot.input, job.fields, options.config);
+      } catch (err) {
+        const mapped = tool.mapError?.(err) ?? err;
+        if (!(mapped instanceof AppError)) throw err;
+        await batches.refuse(batch, file, mapped);
+        continue;
+      }
+      const kept = await batches.hold(options.user, batch, file, job);
+      if (kept) held.push(kept);
+    }
+  } catch (err) {
+    await batches.drop(held);
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw tooManyFiles(limits);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new AppError(413, 'payload_too_large', 'The form has too many parts');
+    if (err instanceof AppError) throw err;
+    request.log.warn({ err }, 'batch upload failed');
+    throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
+  }
+  if (index === 0)
+    throw new AppError(400, 'no_file', `Choose files to upload (field "${BATCH_FILE_FIELD}")`);
+  await batches.start(batch, held);
+}
