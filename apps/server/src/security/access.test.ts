@@ -10,6 +10,8 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 /** The routes anyone may call. A new public route must be added here on purpose. */
 const PUBLIC = [
   'GET /api/health',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'GET /api/site',
   'GET /api/formats',
   'GET /api/payments/mode',

@@ -67,7 +67,8 @@ export function bullmqQueue(options: {
     kind: 'bullmq',
     worker,
     async add(jobId, { again = false } = {}) {
-      const entryId = again ? `${jobId}:${randomUUID()}` : jobId;
+      // BullMQ refuses ':' in custom ids (it separates Redis key parts).
+      const entryId = again ? `${jobId}-again-${randomUUID()}` : jobId;
       await deadline(
         queue.add(
           'media',

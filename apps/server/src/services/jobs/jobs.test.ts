@@ -57,7 +57,7 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     expect(job).toMatchObject({
       status: 'done',
       progress: 100,
-      filename: 'converted.mp3',
+      filename: 'upload.mp3',
       inputBytes: wav.length,
     });
     expect(job.outputBytes).toBeGreaterThan(0);
@@ -65,7 +65,7 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
 
     const file = await t.app.inject({ url: `/api/jobs/${jobId}/result`, headers: bearer(token) });
     expect(file.statusCode).toBe(200);
-    expect(file.headers['content-disposition']).toBe('attachment; filename="converted.mp3"');
+    expect(file.headers['content-disposition']).toBe('attachment; filename="upload.mp3"');
     expect(file.rawPayload.length).toBe(job.outputBytes);
     expect(await used(t, token)).toBe(1);
   });
@@ -309,7 +309,7 @@ describe.skipIf(!hasFfmpeg || !redisUrl)('scale-out: a web process without worke
         file: { field: 'audio', content: wav },
       });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.headers['content-disposition']).toBe('attachment; filename="converted.ogg"');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="upload.ogg"');
       expect(res.rawPayload.subarray(0, 4).toString()).toBe('OggS');
     } finally {
       worker.kill('SIGTERM');
