@@ -57,7 +57,9 @@ export function SubscriptionSummary({ subscription }: { subscription: Subscripti
   return (
     <>
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <Text data-testid="subscription-summary">{subscriptionSentence(t, subscription, planName)}</Text>
+        <Text data-testid="subscription-summary">
+          {subscriptionSentence(t, subscription, planName)}
+        </Text>
         {waiting && (
           <Button variant="light" loading={undo.isPending} onClick={() => undo.mutate()}>
             {t('billing.status.keep', { plan: planName(subscription.planDetails.name) })}

@@ -19,8 +19,19 @@ import { useToolRun, type ToolResult } from './use-tool-run';
  */
 export const IMAGE_ACCEPT = {
   'image/*': [
-    '.bmp', '.ico', '.cur', '.psd', '.dds', '.pcx', '.tga', '.svg',
-    '.heic', '.heif', '.ppm', '.pgm', '.pbm',
+    '.bmp',
+    '.ico',
+    '.cur',
+    '.psd',
+    '.dds',
+    '.pcx',
+    '.tga',
+    '.svg',
+    '.heic',
+    '.heif',
+    '.ppm',
+    '.pgm',
+    '.pbm',
   ],
 };
 
