@@ -122,6 +122,6 @@ test('the format picker filters as you type, and Enter never submits a bad value
   await expect(page.getByRole('button', { name: 'Convert to WEBP' })).toBeVisible();
   expect(converts).toEqual([]);
   await picker.press('Enter');
-  await expect(page.getByRole('link', { name: 'Download converted.webp' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Download .+\.webp$/ })).toBeVisible();
   expect(converts).toHaveLength(1);
 });

@@ -51,7 +51,7 @@ test('a job started elsewhere is listed in Recent jobs and its file downloads', 
     page.waitForEvent('download'),
     row.getByRole('button', { name: 'Download' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('converted.mp3');
+  expect(download.suggestedFilename()).toBe('tone.mp3');
 });
 
 for (const language of ['en', 'ar'] as const) {
