@@ -127,6 +127,8 @@ test.beforeAll(async ({ baseURL }) => {
 });
 
 test.afterAll(async () => {
+  // The admin is shared with every later spec: give it back its English.
+  if (admin) await useLanguage(admin, 'en');
   await user?.api.dispose();
   await admin?.api.dispose();
 });
