@@ -109,7 +109,10 @@ for (const width of [375, 1280]) {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.goto('/plans');
       await page
-        .locator('[data-testid="plan-card"]', { hasText: 'Developer' })
+        // Seeded plan names are translated (decision 015).
+        .locator('[data-testid="plan-card"]', {
+          hasText: language === 'en' ? 'Developer' : 'المطوّر',
+        })
         .getByRole('link')
         .click();
       await expect(page).toHaveURL(/\/subscribe/);

@@ -126,7 +126,10 @@ for (const width of [375, 1280]) {
       await schedule.click();
       await page.getByRole('dialog').getByRole('button').last().click();
       await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByTestId('subscription-summary')).toContainText('Developer');
+      // Seeded plan names are translated (decision 015).
+      await expect(page.getByTestId('subscription-summary')).toContainText(
+        language === 'en' ? 'Developer' : 'المطوّر',
+      );
       expect(await overflowsHorizontally(page)).toBe(false);
       await page.screenshot({
         path: `${SCREENSHOTS}/scheduled-${language}-${width}.png`,
