@@ -251,7 +251,8 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     // and its next run fails too, since its upload is gone.
     const job = await ended(restarted, token, 'interrupted-job');
     expect(job).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
-    expect(existsSync(jobDir(t, 'interrupted-job'))).toBe(false);
+    // The failed run's files go just after its state is written.
+    await until(() => !existsSync(jobDir(t, 'interrupted-job')), 'the job files to go');
     expect(await used(restarted, token)).toBe(0);
   });
 });
