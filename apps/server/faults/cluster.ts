@@ -61,7 +61,9 @@ export async function createCluster() {
   const inSchema = new pg.Client({ connectionString: databaseUrl });
   await inSchema.connect();
   const procs: Proc[] = [];
-  let nextPort = 4185 + 100 + Math.floor(Math.random() * 500);
+  // Clear of the services a machine runs on low ports (RabbitMQ's epmd answers on 4369) and
+  // below Linux's ephemeral range.
+  let nextPort = 21_000 + Math.floor(Math.random() * 8_000);
 
   const baseEnv = (extra: Record<string, string>) => ({
     ...process.env,
