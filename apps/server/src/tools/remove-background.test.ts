@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../test/accounts.js';
@@ -93,6 +94,43 @@ describe('remove background', () => {
     expect(steepest).toBeLessThan(64);
     expect(partial).toBeGreaterThan(0);
   }, 120_000);
+
+  it('draws the mask where a known person is: ground truth from a photographic cut-out', async () => {
+    // A bench fixture whose mask is the cut-out's own alpha (bench/fixtures/remove-background).
+    const fixture = fileURLToPath(
+      new URL('../../../../bench/fixtures/remove-background/', import.meta.url),
+    );
+    const name = '06-firefighter-b-sheep';
+    const res = await post({}, readFileSync(join(fixture, `${name}.jpg`)));
+    expect(res.statusCode, res.body).toBe(200);
+    const out = await rgba(res.rawPayload);
+    const truth = await rgba(readFileSync(join(fixture, `${name}.mask.png`)));
+    // IoU of the result's alpha (cut at 50 %) against the truth, the result read dx, dy further on.
+    const iou = (dx: number, dy: number) => {
+      let both = 0;
+      let either = 0;
+      for (let y = 8; y < out.height - 8; y += 1) {
+        for (let x = 8; x < out.width - 8; x += 1) {
+          const t = truth.at(x, y)[0]! >= 128;
+          const f = out.at(x + dx, y + dy)[3]! >= 128;
+          both += Number(t && f);
+          either += Number(t || f);
+        }
+      }
+      return both / either;
+    };
+    // A regression floor, well under this image's figure in the bench, not a quality claim.
+    const inPlace = iou(0, 0);
+    expect(inPlace).toBeGreaterThan(0.8);
+    // A mask drawn off its place (a scaling or rounding slip) would fit better when shifted.
+    for (const [dx, dy] of [
+      [-6, 0],
+      [6, 0],
+      [0, -6],
+      [0, 6],
+    ] as const)
+      expect(iou(dx, dy), `${dx},${dy}`).toBeLessThan(inPlace);
+  });
 
   it('writes WebP with transparency', async () => {
     const res = await post({ format: 'webp' }, people);
