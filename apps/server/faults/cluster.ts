@@ -114,6 +114,7 @@ export async function createCluster() {
 
   return {
     dataDir,
+    databaseUrl,
     queueName,
     db: admin,
     start,

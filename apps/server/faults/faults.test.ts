@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registrationBody } from '../src/test/accounts.js';
 import { sineWav, testVideo } from '../src/test/media-fixtures.js';
+import { tcpProxy } from '../src/test/tcp-proxy.js';
 import {
   createCluster,
   missingServices,
@@ -28,6 +30,8 @@ if (missing) console.log(`fault suite skipped: ${missing}`);
 
 const wav = sineWav(2);
 const longVideo = testVideo(30, '640x480');
+/** Long enough for its ffmpeg to be caught running, quick to finish once let go. */
+const drainVideo = testVideo(30, '320x240');
 
 describe.skipIf(missing !== undefined)('many nodes through faults', () => {
   let c: Cluster;
@@ -285,4 +289,244 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     expect(done.value).toMatchObject({ status: 'done', charged: 1, attempts: 1 });
     expect(await used(web1, user)).toBe(1);
   }, 300_000);
+
+  it('a web process stopped with SIGTERM drains: short requests finish, the rest get 503, then it exits', async () => {
+    // Two workers again (the last test stopped one): the long job must not hold up the short.
+    const workerC = c.start('workerC', 'worker', { WORKERS: '1' });
+    const draining = c.start('web-drain', 'server', {
+      WORKERS: '0',
+      SHUTDOWN_TIMEOUT: '6',
+      // The slow upload below must still be open when the drain's deadline comes.
+      UPLOAD_TIMEOUT: '60',
+      LEFTOVER_GRACE: '60',
+    });
+    await waitReady(draining);
+    await within(240_000, 'the new worker', () => workerC.log.some((l) => l.includes(' worker: ')));
+    const user = await register(draining);
+    const running = (service: string) => async () => {
+      const rows = await c.query(
+        "SELECT id FROM jobs WHERE user_id = $1 AND service = $2 AND status IN ('running', 'done')",
+        [user.id, service],
+      );
+      return rows.rows[0]?.id as string | undefined;
+    };
+    // In flight at SIGTERM: a long waiting job (still encoding at the deadline), a short one
+    // (done well within SHUTDOWN_TIMEOUT) and an upload that never completes.
+    const long = fetch(`${draining.url}/api/video/convert-video`, {
+      method: 'POST',
+      headers: user.auth,
+      body: form(drainVideo, 'webm', 'video'),
+    });
+    const { value: longJob } = await within(
+      60_000,
+      'the long job to run',
+      running('convert-video'),
+    );
+    // Its ffmpeg is paused, so it is surely still running at the deadline (resumed below).
+    const { value: line } = await within(60_000, 'its ffmpeg', () => ffmpegOf(longJob)[0]);
+    const longFfmpeg = Number(line.trim().split(/\s+/)[0]);
+    process.kill(longFfmpeg, 'SIGSTOP');
+    const upload = slowUpload(draining, user);
+    const { value: cutSlot } = await within(30_000, 'the upload to start', async () => {
+      const rows = await c.query(
+        "SELECT id FROM jobs WHERE user_id = $1 AND status = 'receiving'",
+        [user.id],
+      );
+      return rows.rows[0]?.id as string | undefined;
+    });
+    const short = fetch(`${draining.url}/api/audio/convertaudio`, {
+      method: 'POST',
+      headers: user.auth,
+      body: form(wav, 'mp3', 'audio'),
+    });
+    await within(30_000, 'the short job to be queued', async () => {
+      const rows = await c.query(
+        "SELECT id FROM jobs WHERE user_id = $1 AND service = 'convert-audio' AND status <> 'receiving'",
+        [user.id],
+      );
+      return rows.rows.length > 0;
+    });
+    const exited = new Promise<number | null>((resolve) => draining.child.once('exit', resolve));
+    const termAt = Date.now();
+    process.kill(c.nodePid(draining), 'SIGTERM');
+
+    const shortRes = await short;
+    expect(shortRes.status).toBe(200);
+    expect(Buffer.from(await shortRes.arrayBuffer()).length).toBeGreaterThan(0);
+    // New requests are not served (the socket is closed, or Fastify answers 503 while closing).
+    const late = await fetch(`${draining.url}/api/health/live`).catch(() => undefined);
+    expect(late === undefined || late.status === 503).toBe(true);
+    // Meanwhile the other web process serves as usual.
+    const other = await register(web1);
+    expect((await fetch(`${web1.url}/api/user/stats`, { headers: other.auth })).status).toBe(200);
+
+    const longRes = await long;
+    expect(longRes.status).toBe(503);
+    expect(((await longRes.json()) as { code: string }).code).toBe('service_unavailable');
+    expect((await upload).status).toBe(503);
+    expect(await exited).toBe(0);
+    console.log(
+      `web process exited ${Date.now() - termAt} ms after SIGTERM (SHUTDOWN_TIMEOUT 6 s)`,
+    );
+    expect(Date.now() - termAt).toBeLessThan(6_000 + 5_000);
+
+    process.kill(longFfmpeg, 'SIGCONT');
+    // The long job goes on in a worker; its result waits in the user's recent jobs, charged once.
+    await within(
+      180_000,
+      'the long job to end',
+      async () => (await job(longJob))?.status === 'done',
+    );
+    const list = (await (await fetch(`${web1.url}/api/jobs`, { headers: user.auth })).json()) as {
+      jobs: { id: string; resultUrl: string | null }[];
+    };
+    expect(list.jobs.find((j) => j.id === longJob)?.resultUrl).toBe(`/api/jobs/${longJob}/result`);
+    expect(
+      (await fetch(`${web1.url}/api/jobs/${longJob}/result`, { headers: user.auth })).status,
+    ).toBe(200);
+    // The cut upload's slot and partial file went with the shutdown; only the two delivered
+    // jobs are charged.
+    const slots = await c.query(
+      "SELECT id FROM jobs WHERE user_id = $1 AND status IN ('receiving', 'queued')",
+      [user.id],
+    );
+    expect(slots.rows).toEqual([]);
+    expect(jobFiles()).not.toContain(cutSlot);
+    expect(await used(web1, user)).toBe(2);
+  }, 300_000);
+
+  it('a web process and a worker on another DATA_DIR: the worker refuses to start, the web is not ready and refuses jobs with storage_unavailable', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'refract-faults-other-'));
+    try {
+      const strayWorker = c.start('worker-other-volume', 'worker', {
+        WORKERS: '1',
+        DATA_DIR: elsewhere,
+      });
+      const stray = c.start('web-other-volume', 'server', { WORKERS: '0', DATA_DIR: elsewhere });
+      const code = await new Promise<number | null>((resolve) =>
+        strayWorker.child.once('exit', resolve),
+      );
+      expect(code).not.toBe(0);
+      expect(strayWorker.log.join('\n')).toMatch(/DATA_DIR is not the shared one/);
+
+      await within(240_000, 'the stray web to answer', async () => {
+        const res = await fetch(`${stray.url}/api/health/live`).catch(() => undefined);
+        return res?.status === 200;
+      });
+      const ready = await fetch(`${stray.url}/api/health/ready`);
+      expect(ready.status).toBe(503);
+      const body = (await ready.json()) as {
+        checks: { dataDir: { ok: boolean; reason?: string }; database: { ok: boolean } };
+      };
+      expect(body.checks.database.ok).toBe(true);
+      expect(body.checks.dataDir.ok).toBe(false);
+      expect(body.checks.dataDir.reason).toMatch(/does not see the volume the others share/);
+
+      // A job delivered on the shared volume: the stray process cannot send it, and says so.
+      const user = await register(web1);
+      const res = await submit(web1, user, wav);
+      const { jobId } = (await res.json()) as { jobId: string };
+      await within(60_000, 'the job to be done', async () => (await job(jobId))?.status === 'done');
+      const result = await fetch(`${stray.url}/api/jobs/${jobId}/result`, { headers: user.auth });
+      expect(result.status).toBe(503);
+      expect(((await result.json()) as { code: string }).code).toBe('storage_unavailable');
+
+      // A new job through it is refused before its upload is read: nothing charged or written.
+      const refused = await submit(stray, user, wav);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(((await refused.json()) as { code: string }).code).toBe('storage_unavailable');
+      expect(await used(web1, user)).toBe(1);
+      expect(
+        existsSync(join(elsewhere, 'jobs')) ? readdirSync(join(elsewhere, 'jobs')) : [],
+      ).toEqual([]);
+      process.kill(c.nodePid(stray), 'SIGKILL');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 400_000);
+
+  it('a web process whose database goes away: not ready, 503 service_unavailable within the deadlines, served again once back', async () => {
+    const target = new URL(c.databaseUrl);
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxied = new URL(c.databaseUrl);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const cut = c.start('web-db-proxied', 'server', {
+      WORKERS: '0',
+      DATABASE_URL: proxied.toString(),
+      DB_QUERY_TIMEOUT: '2',
+    });
+    try {
+      await waitReady(cut);
+      const user = await register(cut);
+      const stats = () =>
+        fetch(`${cut.url}/api/user/stats`, {
+          headers: user.auth,
+          signal: AbortSignal.timeout(30_000),
+        });
+      expect((await stats()).status).toBe(200);
+
+      // Refused (the database is down): at once.
+      await proxy.refuse();
+      const down = await stats();
+      expect(down.status).toBe(503);
+      expect(((await down.json()) as { code: string }).code).toBe('service_unavailable');
+      const refusedSubmit = await submit(cut, user, wav);
+      expect(refusedSubmit.status).toBe(503);
+      const readyAt = Date.now();
+      expect((await fetch(`${cut.url}/api/health/ready`)).status).toBe(503);
+      expect(Date.now() - readyAt).toBeLessThan(2_000 + 1_000);
+      expect((await fetch(`${cut.url}/api/health/live`)).status).toBe(200);
+      // Another process on the database is unaffected.
+      expect((await fetch(`${web1.url}/api/health/ready`)).status).toBe(200);
+      await proxy.restore();
+      await waitReady(cut, 30_000);
+      expect((await stats()).status).toBe(200);
+
+      // Silent (packets dropped): a deadline ends the wait (connect 5 s, query 2 + 2 s).
+      proxy.stall();
+      const stalledAt = Date.now();
+      const silent = await stats();
+      console.log(
+        `request on a silent database answered ${silent.status} after ${Date.now() - stalledAt} ms`,
+      );
+      expect(silent.status).toBe(503);
+      expect(Date.now() - stalledAt).toBeLessThan(5_000 + 3_000);
+      await proxy.restore();
+      await waitReady(cut, 30_000);
+      expect((await stats()).status).toBe(200);
+      // The process lived through it, and nothing was charged or left waiting.
+      expect(cut.child.exitCode).toBeNull();
+      expect(await used(cut, user)).toBe(0);
+      expect(
+        (await c.query('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [user.id])).rows[0]
+          .n,
+      ).toBe(0);
+    } finally {
+      process.kill(c.nodePid(cut), 'SIGKILL');
+      await proxy.close();
+    }
+  }, 400_000);
+
+  /** An upload that sends its first bytes and then nothing: resolves with the answer it gets. */
+  function slowUpload(web: Proc, user: User) {
+    const boundary = 'faultsuiteslowupload';
+    const head = Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="format"\r\n\r\nmp3\r\n--${boundary}\r\ncontent-disposition: form-data; name="audio"; filename="in"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    );
+    return new Promise<{ status: number | undefined }>((resolve) => {
+      const req = httpRequest(`${web.url}/api/audio/convertaudio?async=1`, {
+        method: 'POST',
+        headers: { ...user.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode });
+      });
+      req.on('error', () => resolve({ status: undefined }));
+      req.write(head);
+      req.write(wav.subarray(0, 100_000));
+    });
+  }
 });

@@ -61,6 +61,7 @@ export const ERROR_CODES = [
   'last_admin',
   'queue_unavailable',
   'batch_too_large',
+  'storage_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

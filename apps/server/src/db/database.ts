@@ -20,7 +20,13 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: run inside this schema (tests use a fresh one per run). */
   schema?: string;
+  /** PostgreSQL only: the longest one query may take (DB_QUERY_TIMEOUT); 20 s when unset. */
+  dbQueryTimeoutMs?: number;
 }
+
+const DEFAULT_QUERY_TIMEOUT_MS = 20_000;
+/** A connection to a database that does not answer is given up after this long. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 // COUNT(*) and other int8 results arrive as strings from pg; every count we keep fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -58,14 +64,33 @@ function reusingStatements(sqlite: SQLite.Database) {
   };
 }
 
-function openPostgres(connectionString: string, schema?: string): Kysely<Database> {
+/**
+ * Every wait on PostgreSQL has a deadline, so a database that is down or unreachable fails a
+ * request (503, db/unavailable.ts) instead of hanging it: connecting waits CONNECT_TIMEOUT_MS;
+ * a statement runs at most `queryTimeoutMs` (the server cancels it and the connection stays
+ * usable), and the client gives up 2 s later when the server does not even answer that
+ * (a network that drops packets).
+ */
+function openPostgres(
+  connectionString: string,
+  schema: string | undefined,
+  queryTimeoutMs: number,
+): Kysely<Database> {
+  const settings = [`-c statement_timeout=${queryTimeoutMs}`];
+  if (schema) settings.push(`-c search_path=${schema}`);
   const pool = new pg.Pool({
     connectionString,
     max: 10,
-    // A database that does not answer fails a request in 5 s (500, logged) instead of hanging it.
-    connectionTimeoutMillis: 5000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: queryTimeoutMs + 2000,
+    options: settings.join(' '),
   });
+  // A connection that breaks (the server restarted, the network dropped) emits 'error', idle
+  // or in use; its query has already failed with the same error and the pool drops it, but an
+  // 'error' event nobody listens to would end the whole process.
+  const lost = (err: Error) => console.warn(`database connection lost: ${err.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -93,7 +118,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const kind: DatabaseKind = options.databaseUrl ? 'postgres' : 'sqlite';
   const db =
     kind === 'postgres'
-      ? openPostgres(options.databaseUrl!, options.schema)
+      ? openPostgres(
+          options.databaseUrl!,
+          options.schema,
+          options.dbQueryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+        )
       : openSqlite(options.dataDir);
   try {
     if (kind === 'postgres') await migrateExclusively(db, options.schema);

@@ -41,6 +41,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   engine_unavailable: 503,
   server_busy: 503,
   queue_unavailable: 503,
+  storage_unavailable: 503,
   already_compact: 422,
   job_cancelled: 409,
   job_not_finished: 409,

@@ -8,14 +8,18 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 export function trackOpenRequests(app: FastifyInstance) {
   const open = new Set<FastifyReply>();
-  app.addHook('onRequest', async (_request, reply) => {
+  // Callback hooks: they run on every request, and an async one costs a promise each time.
+  app.addHook('onRequest', (_request, reply, done) => {
     open.add(reply);
+    done();
   });
-  app.addHook('onResponse', async (_request, reply) => {
+  app.addHook('onResponse', (_request, reply, done) => {
     open.delete(reply);
+    done();
   });
-  app.addHook('onRequestAbort', async (request) => {
+  app.addHook('onRequestAbort', (request, done) => {
     for (const reply of open) if (reply.request === request) open.delete(reply);
+    done();
   });
 
   return {

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorEnvelope } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** Fastify's own error codes that map onto ours; anything else becomes a plain 4xx/500. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -58,6 +59,16 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(400)
         .send({ error: message, code: 'validation_failed', details } satisfies ErrorEnvelope);
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '10')
+        .send({
+          error: 'The database is not answering. Please try again shortly.',
+          code: 'service_unavailable',
+        } satisfies ErrorEnvelope);
     }
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
     if (status >= 500) {

@@ -103,8 +103,14 @@ export function jobsRepository(db: Kysely<Database>) {
     },
 
     /** Gives back a slot whose upload was refused or failed. */
-    async releaseSlot(id: string) {
-      await db.deleteFrom('jobs').where('id', '=', id).where('status', '=', 'receiving').execute();
+    /** Removes a slot still receiving its upload; false when it had become a job (or was gone). */
+    async releaseSlot(id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('jobs')
+        .where('id', '=', id)
+        .where('status', '=', 'receiving')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
 
     find: (id: string) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),

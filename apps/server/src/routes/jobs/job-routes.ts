@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import type { JobRow } from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
+import { streamEvents } from '../../lib/server-sent-events.js';
 import {
   describeJob,
   hasEnded,
@@ -96,29 +97,9 @@ export const jobRoutes =
     } as const;
     app.get('/api/jobs/:id/events', events, async (request, reply) => {
       const job = await jobs.owned(request.user!, request.params.id);
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        'x-request-id': request.id,
-      });
-      const closed = new AbortController();
-      reply.raw.once('close', () => closed.abort());
-      try {
-        await jobs.watch(
-          job.id,
-          (row) => {
-            const event = hasEnded(row) ? 'end' : 'progress';
-            reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(describeJob(row))}\n\n`);
-          },
-          closed.signal,
-        );
-      } catch (err) {
-        request.log.error({ err }, 'job events stopped');
-      } finally {
-        reply.raw.end();
-      }
+      await streamEvents(request, reply, (send, signal) =>
+        jobs.watch(job.id, (row) => send(describeJob(row), hasEnded(row)), signal),
+      );
     });
 
     const result = {
@@ -130,6 +111,7 @@ export const jobRoutes =
           'job_cancelled',
           'processing_failed',
           'result_expired',
+          'storage_unavailable',
         ],
         produces: {
           contentTypes: ['audio/*', 'video/*'],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SettingsRepository } from '../../db/repositories/settings-repository.js';
+import { AppError } from '../../lib/app-error.js';
 
 /**
  * Every web process and worker must see the same DATA_DIR (docs/operations.md). The first
@@ -46,3 +47,34 @@ export async function volumeMismatch(
     return `DATA_DIR holds another ${FILE} than the one recorded: this process is on a different volume`;
   return undefined;
 }
+
+/** How long a process trusts its last volume check (a request must not read two files each time). */
+const GUARD_TTL_MS = 5_000;
+
+export const storageUnavailable = (message: string) =>
+  new AppError(503, 'storage_unavailable', message, { 'retry-after': '30' });
+
+/**
+ * For the job paths: a process whose DATA_DIR is not the shared volume refuses uploads for
+ * jobs (no worker could read them) and cannot send results (they are on the other volume),
+ * answering 503 storage_unavailable so the client tries again, elsewhere behind a load
+ * balancer, instead of a job failing later or a result looking expired.
+ */
+export function sharedVolumeGuard(dataDir: string, settings: SettingsRepository) {
+  let checked: { at: number; mismatch: string | undefined } | undefined;
+  const mismatch = async () => {
+    if (!checked || Date.now() - checked.at > GUARD_TTL_MS)
+      checked = { at: Date.now(), mismatch: await volumeMismatch(dataDir, settings) };
+    return checked.mismatch;
+  };
+  return {
+    async assertShared() {
+      if (await mismatch())
+        throw storageUnavailable(
+          'This server cannot reach the shared file storage. Nothing was charged; please try again shortly.',
+        );
+    },
+  };
+}
+
+export type SharedVolumeGuard = ReturnType<typeof sharedVolumeGuard>;

@@ -6,6 +6,8 @@ import { jobsRepository, type JobRow } from '../../db/repositories/jobs-reposito
 import { plansRepository } from '../../db/repositories/plans-repository.js';
 import { subscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
 import { usageRepository } from '../../db/repositories/usage-repository.js';
+import { settingsRepository } from '../../db/repositories/settings-repository.js';
+import { sharedVolumeGuard } from '../health/volume-marker.js';
 import { registerUser } from '../../test/accounts.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
 import {
@@ -122,6 +124,7 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
         jobs: jobsRepository(db),
         quotas: quotaService(plansRepository(db), subscriptionsRepository(db), usageRepository(db)),
         dataDir: t.database.options.dataDir,
+        volume: sharedVolumeGuard(t.database.options.dataDir, settingsRepository(db)),
         queueLimit: 20,
         resultTtlMs: 3_600_000,
         uploadTimeoutMs: 600_000,

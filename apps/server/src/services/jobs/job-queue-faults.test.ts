@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../test/accounts.js';
+import { postBatch } from '../../test/batches.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
 import { submit, used, wav } from '../../test/jobs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -26,6 +27,24 @@ describe.skipIf(!hasFfmpeg)('media submits while Redis is unreachable', () => {
     expect(await used(t, token)).toBe(0);
     const rows = await t.database.db.selectFrom('jobs').select('status').execute();
     expect(rows).toEqual([]);
+    const jobs = join(t.database.options.dataDir, 'jobs');
+    expect(existsSync(jobs) ? readdirSync(jobs) : []).toEqual([]);
+  }, 60_000);
+
+  it('answers a batch the same way: 503 queue_unavailable, nothing charged, no files left', async () => {
+    const { token } = await registerUser(t.app);
+    const files = [1, 2].map((i) => ({ name: `${i}.wav`, content: wav }));
+    const res = await postBatch(
+      t.app,
+      '/api/batch/audio/convertaudio',
+      token,
+      { format: 'mp3' },
+      files,
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'queue_unavailable' });
+    expect(res.headers['retry-after']).toBe('30');
+    expect(await used(t, token)).toBe(0);
     const jobs = join(t.database.options.dataDir, 'jobs');
     expect(existsSync(jobs) ? readdirSync(jobs) : []).toEqual([]);
   }, 60_000);

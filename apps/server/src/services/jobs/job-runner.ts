@@ -7,6 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
+import { storageUnavailable } from '../health/volume-marker.js';
 import { jobDir, removeJobDir, removeRunOutputs } from './job-files.js';
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
@@ -20,6 +21,11 @@ export const INTERRUPTED: JobError = {
   code: 'processing_failed',
   message: 'The server stopped while this job ran. It was not charged; please try again.',
 };
+
+/** A job whose upload this worker cannot see: DATA_DIR not shared (docs/operations.md). Uncharged. */
+const NO_INPUT = storageUnavailable(
+  'The uploaded file was not found on the shared storage. Nothing was charged; please try again.',
+);
 
 const now = () => new Date().toISOString();
 
@@ -125,8 +131,14 @@ export function jobRunner(deps: {
       // A job run before (its worker died, or handed it back) starts from its upload alone.
       await removeRunOutputs(config.dataDir, id);
       if (!tool) throw new Error(`No tool ${job.tool}`);
+      const input = join(dir, 'input');
+      await stat(input).catch((err: NodeJS.ErrnoException) => {
+        // The upload was written to another volume than this worker's (or the share is gone).
+        if (err.code === 'ENOENT') throw NO_INPUT;
+        throw err;
+      });
       const result = await tool.run({
-        input: join(dir, 'input'),
+        input,
         inputBytes: job.input_bytes,
         inputName: job.input_name ?? undefined,
         fields: tool.fields.parse(JSON.parse(job.fields)),

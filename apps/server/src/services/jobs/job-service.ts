@@ -8,6 +8,7 @@ import type { JobRow, JobsRepository } from '../../db/repositories/jobs-reposito
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { QuotaService, Reservation } from '../quota-service.js';
+import type { SharedVolumeGuard } from '../health/volume-marker.js';
 import { createJobDir, jobDir, removeJobDir } from './job-files.js';
 import type { JobQueue } from './job-queue.js';
 import { chargeOf, INTERRUPTED, type JobRunner } from './job-runner.js';
@@ -99,10 +100,21 @@ export function chargedWhenStopped(job: JobRow, at = Date.now()): boolean {
   return job.progress >= CHARGE_AT_PROGRESS || at - Date.parse(job.started_at) >= CHARGE_AFTER_MS;
 }
 
+/** A wake-up the queue did not take in time (Redis down): nothing was kept or charged. */
+export const queueUnavailable = () =>
+  new AppError(
+    503,
+    'queue_unavailable',
+    'The job queue is not answering. Nothing was charged; please try again shortly.',
+    { 'retry-after': '30' },
+  );
+
 export function jobService(deps: {
   jobs: JobsRepository;
   quotas: QuotaService;
   dataDir: string;
+  /** Whether DATA_DIR is the volume the other processes share (uploads and results live there). */
+  volume: SharedVolumeGuard;
   queueLimit: number;
   resultTtlMs: number;
   /** How long an upload may take (UPLOAD_TIMEOUT): a slot older than that lost its process. */
@@ -115,6 +127,8 @@ export function jobService(deps: {
 }) {
   const { jobs, quotas, dataDir } = deps;
   let shuttingDown = false;
+  /** Slots this process claimed whose upload has not yet become a job or been given back. */
+  const receiving = new Set<string>();
 
   /**
    * Ends an unfinished job; its files go at once. A job that had already ended (done at that
@@ -136,6 +150,7 @@ export function jobService(deps: {
      * while JOB_QUEUE_LIMIT jobs wait. Check and claim are one step (jobs-repository).
      */
     async open(user: UserRow, tool: string) {
+      await deps.volume.assertShared();
       const id = randomUUID();
       const limits = { perUser: MAX_UNFINISHED_PER_USER, queue: deps.queueLimit };
       const claimed = await jobs.claimSlot(
@@ -154,17 +169,35 @@ export function jobService(deps: {
           'retry-after': '30',
         });
       try {
-        return { id, dir: await createJobDir(dataDir, id) };
+        const dir = await createJobDir(dataDir, id);
+        receiving.add(id);
+        return { id, dir };
       } catch (err) {
         await jobs.releaseSlot(id);
         throw err;
       }
     },
 
+    /** Refuses work while DATA_DIR is not the shared volume (503 storage_unavailable). */
+    assertSharedVolume: () => deps.volume.assertShared(),
+
     /** Gives back a slot whose upload failed or was refused: its row and files go. */
     async discard(id: string) {
+      receiving.delete(id);
       await removeJobDir(dataDir, id);
       await jobs.releaseSlot(id);
+    },
+
+    /**
+     * At shutdown, after the drain cut the uploads still arriving: their slots and partial
+     * files go now rather than at another process's sweep. A slot that became a job meanwhile
+     * is left to it (the row decides, before any file is touched).
+     */
+    async releaseReceiving() {
+      for (const id of [...receiving]) {
+        receiving.delete(id);
+        if (await jobs.releaseSlot(id)) await removeJobDir(dataDir, id);
+      }
     },
 
     /**
@@ -188,6 +221,7 @@ export function jobService(deps: {
         input_bytes: job.inputBytes,
         input_name: job.inputName ?? null,
       };
+      receiving.delete(job.id);
       let admitted = false;
       try {
         admitted = await jobs.admit(job.id, admission, now());
@@ -203,12 +237,7 @@ export function jobService(deps: {
         deps.log.warn({ err, jobId: job.id }, 'job queue unavailable');
         await stop((await jobs.find(job.id))!, 'failed');
         await jobs.remove(job.id);
-        throw new AppError(
-          503,
-          'queue_unavailable',
-          'The job queue is not answering. Nothing was charged; please try again shortly.',
-          { 'retry-after': '30' },
-        );
+        throw queueUnavailable();
       }
     },
 
@@ -282,8 +311,10 @@ export function jobService(deps: {
         const file = await open(join(jobDir(dataDir, job.id), job.result_file));
         return file.createReadStream();
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw expired;
-        throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        // Gone from disk: expired (410), unless this process looks at another volume (503).
+        await deps.volume.assertShared();
+        throw expired;
       }
     },
 

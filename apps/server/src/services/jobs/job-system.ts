@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context.js';
 import { batchesRepository } from '../../db/repositories/batches-repository.js';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
-import { recordVolumeMarker } from '../health/volume-marker.js';
+import { recordVolumeMarker, sharedVolumeGuard } from '../health/volume-marker.js';
 import { batchService } from '../batches/batch-service.js';
 import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
@@ -25,7 +25,8 @@ export async function startJobSystem(
   quotas: QuotaService,
   log: FastifyBaseLogger,
 ) {
-  await recordVolumeMarker(config.dataDir, settingsRepository(database.db));
+  const settings = settingsRepository(database.db);
+  await recordVolumeMarker(config.dataDir, settings);
   const jobs = jobsRepository(database.db);
   const changes = new EventEmitter();
   // Every waiting request and event stream listens for its job's id.
@@ -53,6 +54,7 @@ export async function startJobSystem(
     jobs,
     quotas,
     dataDir: config.dataDir,
+    volume: sharedVolumeGuard(config.dataDir, settings),
     queueLimit: config.jobs.queueLimit,
     resultTtlMs: config.jobs.resultTtlMs,
     uploadTimeoutMs: config.uploadTimeouts.totalMs,
@@ -71,6 +73,7 @@ export async function startJobSystem(
     dataDir: config.dataDir,
     resultTtlMs: config.jobs.resultTtlMs,
     uploadTimeoutMs: config.uploadTimeouts.totalMs,
+    log,
   });
 
   // The embedded queue died with the last process, so its unfinished jobs can never run.
@@ -127,6 +130,9 @@ export async function startJobSystem(
       for (const timer of timers) clearInterval(timer);
       runner.stopTaking();
       service.beginShutdown();
+      await service.releaseReceiving().catch((err: unknown) => {
+        log.warn(`releasing uploads cut by the shutdown failed: ${(err as Error).message}`);
+      });
       await queue.drain(graceMs);
       const handedBack = await runner.close({ handBack: queue.kind === 'bullmq' });
       for (const id of handedBack) {

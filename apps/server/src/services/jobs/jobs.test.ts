@@ -161,9 +161,13 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     // Unlimited uses, so only the cap on jobs under way can refuse.
     await subscribe(t.database.db, user.user._id, 'business');
     const ids = [await runningJob(t, token)];
-    for (let i = 0; i < 4; i++) ids.push((await submit(t, token, wav)).json().jobId);
+    for (let i = 0; i < 4; i++) {
+      const queued = await submit(t, token, wav);
+      expect(queued.statusCode, queued.body).toBe(202);
+      ids.push(queued.json().jobId);
+    }
     const refused = await submit(t, token, wav);
-    expect(refused.statusCode).toBe(429);
+    expect(refused.statusCode, refused.body).toBe(429);
     expect(refused.json().code).toBe('too_many_requests');
     // Someone else is not held up by it.
     const other = await registerUser(t.app);
@@ -248,9 +252,10 @@ describeEachQueue('audio and video jobs', (queueEnv) => {
     const restarted = await createTestApp('sqlite', { env: queueEnv, database: t.database });
     apps.unshift(restarted);
     // The embedded queue fails it at start-up; on Redis it is re-queued (its worker died),
-    // and its next run fails too, since its upload is gone.
+    // and its next run fails too, since its upload is gone (storage_unavailable, decision 023).
     const job = await ended(restarted, token, 'interrupted-job');
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
+    const code = queueEnv.REDIS_URL ? 'storage_unavailable' : 'processing_failed';
+    expect(job).toMatchObject({ status: 'failed', error: { code } });
     // The failed run's files go just after its state is written.
     await until(() => !existsSync(jobDir(t, 'interrupted-job')), 'the job files to go');
     expect(await used(restarted, token)).toBe(0);
