@@ -4,7 +4,7 @@
 // 2. The server's resident memory during a batch of 20 × 25 MB files (WAV → MP3, the zip
 //    downloaded), against the same process idle: uploads, results and the zip all stream.
 import { openAsBlob, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename } from 'node:path';
 import sharp from 'sharp';
 import { photo, wav } from './fixtures.mjs';
@@ -15,6 +15,10 @@ const ROUNDS = 2;
 const WORKERS = availableParallelism();
 const AUDIO_FILES = 20;
 const RSS_GOAL_MB = 100;
+
+/** The 1-minute load average: the machine is shared, and a busy one slows both sides. */
+const load = () => loadavg()[0].toFixed(1);
+const loadAtStart = load();
 
 const paths = [];
 for (let i = 0; i < PHOTOS; i += 1) paths.push(await photo(i));
@@ -66,16 +70,8 @@ for (let round = 0; round < ROUNDS; round += 1) {
 const ratio = lib.min(times.sharp) / lib.min(times.api);
 
 // Memory: VmRSS sampled every 20 ms, and the kernel's peak (VmHWM) reset before the batch.
-const status = () => readFileSync(`/proc/${refract.pid}/status`, 'utf8');
-const kb = (field) => Number(status().match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))[1]);
+const { kb, sampled } = lib.memoryOf(refract.pid);
 const mb = (k) => k / 1024;
-async function sampled(task) {
-  const samples = [];
-  const timer = setInterval(() => samples.push(kb('VmRSS')), 20);
-  await task();
-  clearInterval(timer);
-  return samples;
-}
 await lib.sleep(2000);
 const idle = lib.percentile(await sampled(() => lib.sleep(1000)), 0.5);
 let hwmReset = true;
@@ -107,7 +103,7 @@ lib.writeResults(
   'batch',
   `# Batches: 40 × 12 MP JPEG → WebP in one batch, and memory during 20 × 25 MB
 
-${lib.measuredOn()}
+${lib.measuredOn()} Load average (1 min) at the start of the run: ${loadAtStart}, at its end: ${load()} (other builds and tests share the machine).
 
 ## Throughput
 

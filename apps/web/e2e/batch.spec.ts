@@ -1,45 +1,16 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
+import { grainyJpeg, zipNames } from './batch-files';
 import { expect, overflowsHorizontally, test } from './fixtures';
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
-/** A photo-like JPEG that compressing really makes smaller. */
-const photo = async (name: string, seed: number) => ({
-  name,
-  mimeType: 'image/jpeg',
-  buffer: await sharp({
-    create: {
-      width: 300 + seed,
-      height: 200,
-      channels: 3,
-      background: { r: 30 * seed, g: 120, b: 200 },
-      noise: { type: 'gaussian', mean: 128, sigma: 30 },
-    },
-  })
-    .jpeg({ quality: 100 })
-    .toBuffer(),
-});
+const photo = (name: string, seed: number) =>
+  grainyJpeg(name, { width: 300 + seed, height: 200, mean: 128 });
 
 const damaged = { name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a jpeg') };
-
-function zipNames(path: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.readEntry();
-    });
-  });
-}
 
 test('a batch cut to the uses left: 3 of 4 run, a damaged one fails alone, one zip', async ({
   strictPage: page,

@@ -12,6 +12,22 @@ export const batchQuerySchema = z.object({
     .describe('How many files the form holds: over the plan limit, refused before the upload'),
 });
 
+/**
+ * The multipart field of a batch's per-file settings, sent with the tool's fields (before the
+ * files): JSON `{"<file index from 0>": {"<tool field>": value}}`. A file listed here runs
+ * with the shared fields and these on top (crop frame, blur areas, watermark position of that
+ * one image); every other file runs with the shared fields alone.
+ */
+export const BATCH_PER_FILE_FIELD = 'perFile';
+
+const perFileValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const batchPerFileSchema = z.record(
+  z.string().regex(/^\d{1,6}$/, 'keys are file indexes from 0'),
+  z.record(z.string(), perFileValue),
+);
+export type BatchPerFile = z.infer<typeof batchPerFileSchema>;
+
 /** Sent by clients with the same meaning as `?files=`. */
 export const BATCH_FILES_HEADER = 'x-batch-files';
 
@@ -35,6 +51,10 @@ export const batchFileSchema = z.object({
 export type BatchFile = z.infer<typeof batchFileSchema>;
 
 export const BATCH_STATUSES = ['receiving', 'running', 'done', 'cancelled'] as const;
+
+/** A batch in either of these states changes no more. */
+export const batchHasEnded = (batch: { status: (typeof BATCH_STATUSES)[number] }) =>
+  batch.status === 'done' || batch.status === 'cancelled';
 
 export const batchSchema = z.object({
   id: z.string(),

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { expect, vi } from 'vitest';
 import yauzl from 'yauzl';
 import type { Batch } from '@refract/contracts';
 import type { App } from '../app.js';
 import { bearer } from './accounts.js';
+import { multipartFiles } from './multipart.js';
 
 export interface BatchFileInput {
   name: string;
@@ -12,30 +12,11 @@ export interface BatchFileInput {
 }
 
 /** A batch's multipart body: the tool's fields first, then each file in a `file` part. */
-export function batchForm(fields: Record<string, string>, files: BatchFileInput[]) {
-  const boundary = `----refract${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  for (const file of files)
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
-          'Content-Type: application/octet-stream\r\n\r\n',
-      ),
-      file.content,
-      Buffer.from('\r\n'),
-    );
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+export const batchForm = (fields: Record<string, string>, files: BatchFileInput[]) =>
+  multipartFiles(
+    fields,
+    files.map((file) => ({ field: 'file', filename: file.name, content: file.content })),
+  );
 
 export function postBatch(
   app: App,

@@ -3,11 +3,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../app.js';
 
+export interface MultipartFile {
+  field?: string;
+  filename: string;
+  content: Buffer;
+}
+
 /** A multipart/form-data body for app.inject, with text fields and at most one file. */
-export function multipart(
-  fields: Record<string, string>,
-  file?: { field?: string; filename: string; content: Buffer },
-) {
+export const multipart = (fields: Record<string, string>, file?: MultipartFile) =>
+  multipartFiles(fields, file ? [file] : []);
+
+/** A multipart/form-data body: the text fields first, then each file (field `image` unless named). */
+export function multipartFiles(fields: Record<string, string>, files: MultipartFile[]) {
   const boundary = `----refract${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -17,7 +24,7 @@ export function multipart(
       ),
     );
   }
-  if (file) {
+  for (const file of files) {
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'image'}"; filename="${file.filename}"\r\n` +

@@ -8,8 +8,11 @@ describe('batch result names', () => {
     expect(batchResultName('README', 'rotated-image.png')).toBe('README.png');
   });
 
-  it('keeps only the last path segment and drops control characters', () => {
-    expect(batchResultName('../../etc/pass\u0000wd.png', 'x.webp')).toBe('passwd.webp');
+  it('keeps only the last path segment, cleaned like every download name', () => {
+    expect(batchResultName('../../etc/pass\u0000wd.png', 'x.webp')).toBe('pass-wd.webp');
+    expect(batchResultName('holiday photo (1).JPG', 'x-compressed.jpg')).toBe(
+      'holiday-photo-1.JPG',
+    );
     expect(batchResultName('C:\\photos\\a.png', 'x.webp')).toBe('a.webp');
     expect(batchResultName(null, 'converted.webp')).toBe('converted.webp');
     expect(batchResultName('.png', 'converted.webp')).toBe('converted.webp');

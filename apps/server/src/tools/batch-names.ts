@@ -1,21 +1,17 @@
 import { extname } from 'node:path';
+import { resultName } from '../lib/result-name.js';
 
 /**
  * A batch result's name: the uploaded file's own name with the result's extension
- * (`IMG_1054.jpg` → `IMG_1054.webp`). The upload's name is untrusted text: only its last path
- * segment is kept, without control characters. (A small helper; the lead may fold it into the
- * shared naming of issue #20.)
+ * (`IMG_1054.jpg` → `IMG_1054.webp`), cleaned as every download name is (`resultName`); an
+ * upload with no usable name gets the job's own result name.
  */
 export function batchResultName(inputName: string | null, resultFilename: string): string {
   const extension = extname(resultFilename);
-  const base = (inputName ?? '')
-    .split(/[/\\]/)
-    .pop()!
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim();
-  const stem = base.replace(/\.[^.]*$/, '') || resultFilename.replace(/\.[^.]*$/, '');
-  return `${stem.slice(0, 200)}${extension}`;
+  return resultName(inputName ?? undefined, {
+    extensions: [extension.slice(1)],
+    fallback: resultFilename.slice(0, resultFilename.length - extension.length),
+  });
 }
 
 /** Names made unique, in order, case-insensitively: `a.webp`, `a (2).webp`, `a (3).webp`. */

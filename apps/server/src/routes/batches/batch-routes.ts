@@ -3,11 +3,13 @@ import { z } from 'zod';
 import {
   BATCH_FILES_HEADER,
   batchCreatedSchema,
+  batchHasEnded,
   batchQuerySchema,
   batchSchema,
 } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
+import { streamEvents } from '../../lib/server-sent-events.js';
 import type { BatchService } from '../../services/batches/batch-service.js';
 import type { Services } from '../../services/services.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
@@ -41,19 +43,22 @@ export const batchRoutes =
             access: 'userOrKey',
             errors: [
               'batch_too_large',
+              'storage_unavailable',
               'no_file',
               'validation_failed',
+              'unknown_field',
               'payload_too_large',
               'unsupported_media_type',
               'unsupported_output_format',
               'engine_unavailable',
               'too_many_requests',
+              'queue_unavailable',
             ],
           },
           schema: {
             summary: `Batch: ${tool.summary}`,
             description:
-              "Multipart: the tool's fields first, then the files, each in a `file` part. Every file becomes a job charged one use; files beyond the quota are recorded as failed with `quota_exceeded`, unprocessed.",
+              'Multipart: the tool\'s fields first, then the files, each in a `file` part. Every file becomes a job charged one use; files beyond the quota are recorded as failed with `quota_exceeded`, unprocessed. Optional `perFile` (with the fields): JSON `{"<file index from 0>": {"<field>": value}}`, a file\'s own settings over the shared ones (its crop frame, blur areas, watermark position), each checked with the tool\'s rules before any file is taken.',
             tags,
             querystring: batchQuerySchema,
             response: { 202: batchCreatedSchema },
@@ -121,31 +126,9 @@ export const batchRoutes =
       },
       async (request, reply) => {
         const batch = await batches.owned(request.user!, request.params.id);
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-          'x-request-id': request.id,
-        });
-        const closed = new AbortController();
-        reply.raw.once('close', () => closed.abort());
-        try {
-          await batches.watch(
-            batch,
-            (state) => {
-              const ended = state.status === 'done' || state.status === 'cancelled';
-              reply.raw.write(
-                `event: ${ended ? 'end' : 'progress'}\ndata: ${JSON.stringify(state)}\n\n`,
-              );
-            },
-            closed.signal,
-          );
-        } catch (err) {
-          request.log.error({ err }, 'batch events stopped');
-        } finally {
-          reply.raw.end();
-        }
+        await streamEvents(request, reply, (send, signal) =>
+          batches.watch(batch, (state) => send(state, batchHasEnded(state)), signal),
+        );
       },
     );
 
@@ -154,7 +137,7 @@ export const batchRoutes =
       {
         config: {
           access: 'userOrKey',
-          errors: ['not_found', 'job_not_finished', 'result_expired'],
+          errors: ['not_found', 'job_not_finished', 'result_expired', 'storage_unavailable'],
           produces: {
             contentTypes: ['image/*', 'audio/*', 'video/*'],
             description: "One file's result, named after the uploaded file",
@@ -174,7 +157,7 @@ export const batchRoutes =
       {
         config: {
           access: 'userOrKey',
-          errors: ['not_found', 'result_expired'],
+          errors: ['not_found', 'result_expired', 'storage_unavailable'],
           produces: {
             contentTypes: ['application/zip'],
             description: 'Every result so far, streamed as one zip as it is written',

@@ -135,7 +135,7 @@ describeEachDatabase('batches', (kind) => {
       const { token } = await registerUser(t.app);
       const png = await images.pngBytes();
       const files = Array.from({ length: 50 }, (_, i) => ({ name: `p${i}.png`, content: png }));
-      const res = await postBatch(t.app, '/api/batch/rotate', token, { degrees: '90' }, files);
+      const res = await postBatch(t.app, '/api/batch/rotate', token, { angle: '90' }, files);
       expect(res.statusCode, res.body).toBe(202);
       const batch = await batchEnded(t.app, token, res.json().batchId);
       expect(batch.counts.done).toBe(3);

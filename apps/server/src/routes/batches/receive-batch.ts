@@ -3,6 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import { BATCH_PER_FILE_FIELD } from '@refract/contracts';
 import type { Config } from '../../config.js';
 import type { BatchRow } from '../../db/repositories/batches-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
@@ -10,7 +11,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
 import type { BatchService, HeldFile } from '../../services/batches/batch-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
-import { parseToolFields } from '../tools/tool-fields.js';
+import { batchFields } from './batch-fields.js';
 
 /** The form field every batch file comes in (repeated), whatever the tool. */
 export const BATCH_FILE_FIELD = 'file';
@@ -37,12 +38,12 @@ export const tooManyBytes = (limits: BatchLimits) =>
   );
 
 /**
- * Reads a batch's multipart form as it streams: the tool's fields first (checked once, with
- * the tool's own schema, when the first file begins), then each `file` part to its own job's
- * directory, with one use held for it. Past the plan's file or byte limit the upload stops
- * with 413 batch_too_large and every held use is given back. A file too large, empty,
- * unreadable for the tool or over the quota is recorded as failed, and the rest go on. Once
- * the whole form is in, the held files are queued.
+ * Reads a batch's multipart form as it streams: the tool's fields first, with any per-file
+ * settings (all checked with the tool's own schema when the first file begins), then each
+ * `file` part to its own job's directory, with one use held for it. Past the plan's file or
+ * byte limit the upload stops with 413 batch_too_large and every held use is given back. A
+ * file too large, empty, unreadable for the tool or over the quota is recorded as failed, and
+ * the rest go on. Once the whole form is in, the held files are queued.
  */
 export async function receiveBatch(options: {
   request: FastifyRequest;
@@ -56,7 +57,7 @@ export async function receiveBatch(options: {
 }): Promise<void> {
   const { request, tool, limits, batches, batch } = options;
   const raw: Record<string, string> = {};
-  let job: { fields: unknown; service: ReturnType<ToolDefinition['service']> } | undefined;
+  let fields: ReturnType<typeof batchFields> | undefined;
   let index = 0;
   let total = 0;
   const held: HeldFile[] = [];
@@ -68,7 +69,7 @@ export async function receiveBatch(options: {
   try {
     for await (const part of parts) {
       if (part.type !== 'file') {
-        if (job)
+        if (fields)
           throw new AppError(400, 'validation_failed', "Send the tool's fields before the files");
         if (typeof part.value === 'string') raw[part.fieldname] = part.value;
         continue;
@@ -77,12 +78,14 @@ export async function receiveBatch(options: {
         part.file.resume();
         continue;
       }
-      if (!job) {
-        const fields = parseToolFields(tool, raw);
-        await tool.precheck?.(fields, options.engines, options.config);
-        job = { fields, service: tool.service(fields) };
+      if (!fields) {
+        fields = batchFields(tool, raw, limits.files);
+        for (const checked of [fields.shared, ...fields.own.values()])
+          await tool.precheck?.(checked.parsed, options.engines, options.config);
       }
       if (index >= limits.files) throw tooManyFiles(limits);
+      const set = fields.own.get(index) ?? fields.shared;
+      const job = { fields: set.raw, service: tool.service(set.parsed) };
       const slot = batches.fileSlot();
       const file = { id: slot.id, index, name: part.filename || `file-${index + 1}`, bytes: 0 };
       index += 1;
@@ -122,7 +125,7 @@ export async function receiveBatch(options: {
         continue;
       }
       try {
-        await tool.inspect?.(slot.input, job.fields, options.config);
+        await tool.inspect?.(slot.input, set.parsed, options.config);
       } catch (err) {
         const mapped = tool.mapError?.(err) ?? err;
         if (!(mapped instanceof AppError)) throw err;
@@ -132,6 +135,13 @@ export async function receiveBatch(options: {
       const kept = await batches.hold(options.user, batch, file, job);
       if (kept) held.push(kept);
     }
+    const stray = [...(fields?.own.keys() ?? [])].find((key) => key >= index);
+    if (stray !== undefined)
+      throw new AppError(
+        400,
+        'validation_failed',
+        `Invalid ${BATCH_PER_FILE_FIELD}.${stray}: the batch has ${index} files`,
+      );
   } catch (err) {
     await batches.drop(held);
     const code = (err as { code?: string }).code;

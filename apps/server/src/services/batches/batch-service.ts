@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
 import yazl from 'yazl';
-import type { Batch, BatchFile, Service } from '@refract/contracts';
+import { batchHasEnded, type Batch, type BatchFile, type Service } from '@refract/contracts';
 import type { BatchesRepository, BatchRow } from '../../db/repositories/batches-repository.js';
 import type { JobRow } from '../../db/repositories/jobs-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
@@ -12,7 +13,7 @@ import { batchResultName, uniqueNames } from '../../tools/batch-names.js';
 import type { QuotaService, Reservation } from '../quota-service.js';
 import { jobDir, removeJobDir } from '../jobs/job-files.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { describeJob, hasEnded, type JobService } from '../jobs/job-service.js';
+import { describeJob, hasEnded, queueUnavailable, type JobService } from '../jobs/job-service.js';
 
 /** Batches one user may have under way at once: each can hold a plan's whole batch limit. */
 const BATCHES_PER_USER = 2;
@@ -98,6 +99,7 @@ export function batchService(deps: {
   dataDir: string;
   resultTtlMs: number;
   uploadTimeoutMs: number;
+  log: FastifyBaseLogger;
 }) {
   const { batches, jobService, quotas, dataDir } = deps;
 
@@ -139,6 +141,7 @@ export function batchService(deps: {
 
     /** Opens a batch for `user` before its upload is read (refused while two are under way). */
     async open(user: UserRow, tool: string): Promise<BatchRow> {
+      await jobService.assertSharedVolume();
       const row = { id: randomUUID(), user_id: user.id, tool, created_at: now() };
       if (!(await batches.open(row, BATCHES_PER_USER)))
         throw new AppError(
@@ -214,7 +217,14 @@ export function batchService(deps: {
         }
       }
       await batches.setStatus(batch.id, 'open');
-      for (const { file } of held) await deps.queue.add(file.id);
+      try {
+        // Each wake-up has the queue's own deadline (as for single jobs).
+        for (const { file } of held) await deps.queue.add(file.id);
+      } catch (err) {
+        // The caller cancels the batch: no file is left waiting without its wake-up.
+        deps.log.warn({ err, batchId: batch.id }, 'job queue unavailable');
+        throw queueUnavailable();
+      }
     },
 
     /** The batch when it is the user's own; anyone else is told it does not exist. */
@@ -246,7 +256,7 @@ export function batchService(deps: {
         const seen = JSON.stringify(state);
         if (seen !== last) onChange(state);
         last = seen;
-        if (state.status === 'done' || state.status === 'cancelled') return;
+        if (batchHasEnded(state)) return;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
@@ -278,6 +288,8 @@ export function batchService(deps: {
      * Results already expired are left out; none at all is 410 result_expired.
      */
     async zip(batch: BatchRow): Promise<Readable> {
+      // Checked first: on another volume the files would fail one by one, mid-download.
+      await jobService.assertSharedVolume();
       const named = namedFiles(await batches.files(batch.id)).filter(
         ({ file }) => file.status === 'done' && file.result_file,
       );

@@ -3,6 +3,7 @@ import { IconPlayerStop } from '@tabler/icons-react';
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolEntry } from '@refract/contracts';
+import { useWhenSignedIn } from '../../lib/session/account-gate';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { ErrorAlert } from '../error-alert';
 import { BatchPanel } from './batch/batch-panel';
@@ -40,6 +41,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useJobRun(props.endpoint);
+  const whenSignedIn = useWhenSignedIn();
   const file = files[0] ?? null;
   const batch = files.length > 1;
 
@@ -64,7 +66,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
     const form = new FormData();
     props.fields(form);
     form.append(props.kind, file);
-    void run.run(form);
+    whenSignedIn(() => void run.run(form));
   }
 
   const error = localError ?? (run.error ? errorMessage(run.error) : null);

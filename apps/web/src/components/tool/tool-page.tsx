@@ -1,10 +1,13 @@
 import { Progress, Text } from '@mantine/core';
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Service, ToolEntry } from '@refract/contracts';
+import { BATCH_PER_FILE_FIELD, type Service, type ToolEntry } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
+import { useWhenSignedIn } from '../../lib/session/account-gate';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { BatchPanel } from './batch/batch-panel';
+import { BatchStepper } from './batch/batch-stepper';
+import type { PerFile } from './batch/use-per-file';
 import { ResultAlert } from './result-alert';
 import { FileDrop } from './file-drop';
 import { useObjectUrl } from './use-object-url';
@@ -60,7 +63,16 @@ interface ToolPageProps {
    * An interactive editor for the chosen image (crop, watermark, ...). It replaces the plain
    * preview; the server renders the download from the fields it sets.
    */
-  editor?(image: { file: File; url: string }): ReactNode;
+  editor?(image: { file: File; url: string; index: number }): ReactNode;
+  /**
+   * The editor's setting per file of a batch (see usePerFile): the user steps the editor
+   * through the files; `fields(index)` is what file `index` sends in `perFile` beside the
+   * shared fields, or null when the shared fields are its own.
+   */
+  perFile?: {
+    files: Pick<PerFile<unknown>, 'hasOwn' | 'applyToAll'>;
+    fields(index: number): Record<string, string> | null;
+  };
   /** A check before sending (e.g. nothing to blur yet): a message stops the request. */
   validate?(): string | null;
   /** More about the result beside its sizes (e.g. its dimensions before and after). */
@@ -81,10 +93,13 @@ export function ToolPage(props: ToolPageProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [localError, setLocalError] = useState<string | null>(null);
   const run = useToolRun(props.endpoint);
+  const whenSignedIn = useWhenSignedIn();
+  /** The file in the preview or editor: the first, or the one a batch is stepped to. */
+  const [shown, setShown] = useState(0);
   const file = files[0] ?? null;
   const batch = files.length > 1;
 
-  const previewUrl = useObjectUrl(file);
+  const previewUrl = useObjectUrl(files[shown] ?? null);
   const { onFileChange } = props;
   const { reset } = run;
 
@@ -92,6 +107,7 @@ export function ToolPage(props: ToolPageProps) {
   const choose = useCallback(
     (next: File[]) => {
       setFiles(next);
+      setShown(0);
       setLocalError(null);
       reset();
       onFileChange?.(next[0] ?? null);
@@ -111,7 +127,7 @@ export function ToolPage(props: ToolPageProps) {
     props.fields(form);
     // Text fields first, so the server can refuse bad options before reading the file.
     form.append('image', file);
-    void run.run(form);
+    whenSignedIn(() => void run.run(form));
   }
 
   const failure = (err: unknown) =>
@@ -119,6 +135,18 @@ export function ToolPage(props: ToolPageProps) {
       ? props.failedMessage
       : errorMessage(err);
   const error = localError ?? (run.error ? failure(run.error) : null);
+  /** Shared fields, then the own settings of the files sent (the first `count`) as perFile. */
+  function batchFields(form: FormData, count: number) {
+    props.fields(form);
+    const entries = [];
+    for (let index = 1; index < count; index += 1) {
+      const own = props.perFile?.fields(index);
+      if (own) entries.push([index, own]);
+    }
+    if (entries.length === 0) return;
+    form.append(BATCH_PER_FILE_FIELD, JSON.stringify(Object.fromEntries(entries)));
+  }
+
   const original = Number(run.result?.headers('x-original-size') ?? file?.size ?? 0);
 
   return (
@@ -134,19 +162,30 @@ export function ToolPage(props: ToolPageProps) {
         onFiles={choose}
         onReject={setLocalError}
       />
-      {batch && props.editor && (
-        <Text size="sm" c="dimmed">
-          {t('batch.editorFirst')}
-        </Text>
+      {batch && props.editor && props.perFile && (
+        <BatchStepper
+          index={shown}
+          count={files.length}
+          name={files[shown]!.name}
+          own={props.perFile.files.hasOwn(shown)}
+          onIndex={setShown}
+          onApplyToAll={() => props.perFile!.files.applyToAll(shown)}
+        />
       )}
-      {props.editor && file && previewUrl && props.editor({ file, url: previewUrl })}
+      {props.editor && files[shown] && previewUrl && (
+        // Keyed by the file's address: another file's editor starts afresh, once its image is in.
+        <Fragment key={previewUrl}>
+          {props.editor({ file: files[shown], url: previewUrl, index: shown })}
+        </Fragment>
+      )}
       {props.options}
       {batch && (
         <BatchPanel
           tool={props.tool}
           endpoint={props.endpoint}
           files={files}
-          fields={props.fields}
+          fields={batchFields}
+          perFile={Boolean(props.perFile)}
           submitLabel={props.submitLabel}
           validate={props.validate}
           onRemove={(index) => choose(files.filter((_, i) => i !== index))}

@@ -6,11 +6,13 @@ import { Link } from 'react-router';
 import { UNLIMITED, type Service } from '@refract/contracts';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useUserStats } from '../../lib/queries';
+import { useSession } from '../../lib/session/session-context';
 
 /**
  * The submit area of every tool page: the uses of the page's service left in this period and
  * when they reset, beside the button. With none left it says so, with the reset date and the
- * plans, and the button is off, so nothing is uploaded only to be refused.
+ * plans, and the button is off, so nothing is uploaded only to be refused. A visitor is told
+ * that running it will ask them to sign in, and that the work stays.
  */
 export function ToolSubmit(props: {
   service: Service;
@@ -24,6 +26,7 @@ export function ToolSubmit(props: {
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { user } = useSession();
   const stats = useUserStats();
   useEffect(() => {
     if (props.result) void queryClient.invalidateQueries({ queryKey: ['user-stats'] });
@@ -34,6 +37,11 @@ export function ToolSubmit(props: {
   const exhausted = usage !== undefined && usage.quota !== UNLIMITED && usage.remaining <= 0;
   return (
     <Stack gap={6}>
+      {!user && (
+        <Text size="sm" c="dimmed">
+          {t('tool.signInToRun')}
+        </Text>
+      )}
       {usage && (
         <Text
           size="sm"

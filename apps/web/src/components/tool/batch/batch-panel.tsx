@@ -1,11 +1,15 @@
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconFileZip, IconPlayerStop } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { UNLIMITED, type ToolEntry } from '@refract/contracts';
+import { UNLIMITED, type ToolEntry, type User } from '@refract/contracts';
 import { saveBatchDownload } from '../../../lib/batches';
 import { formatBytes } from '../../../lib/format';
-import { useUserStats } from '../../../lib/queries';
+import { userStatsQuery, useUserStats } from '../../../lib/queries';
+import { useWhenSignedIn } from '../../../lib/session/account-gate';
+import { useSession } from '../../../lib/session/session-context';
 import { useErrorMessage } from '../../../lib/use-error-message';
 import { ErrorAlert } from '../../error-alert';
 import { BatchFileRow, type RowStatus } from './batch-file-row';
@@ -21,7 +25,10 @@ export function BatchPanel(props: {
   tool: ToolEntry;
   endpoint: string;
   files: File[];
-  fields(form: FormData): void;
+  /** The batch's fields; `count`: how many of the files are sent (the first ones). */
+  fields(form: FormData, count: number): void;
+  /** Each file may have its own setting in the editor (then not every setting is shared). */
+  perFile?: boolean;
   submitLabel: string;
   /** A check before sending (e.g. nothing to blur yet): a message stops the batch. */
   validate?(): string | null;
@@ -30,9 +37,14 @@ export function BatchPanel(props: {
 }) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
+  const { user } = useSession();
+  const queryClient = useQueryClient();
   const stats = useUserStats();
+  const whenSignedIn = useWhenSignedIn();
   const run = useBatchRun(props.endpoint);
   const plan = planBatch(props.files, props.tool.services, stats.data);
+  /** Reading the uses left of an account just signed in, before the batch starts. */
+  const [planning, setPlanning] = useState(false);
   const started = run.phase !== 'idle' || run.batch !== null;
   const sent = started ? (run.batch?.counts.total ?? plan.runnable) : plan.runnable;
   const totalBytes = props.files.reduce((sum, f) => sum + f.size, 0);
@@ -40,7 +52,21 @@ export function BatchPanel(props: {
   function start(count: number) {
     const invalid = props.validate?.() ?? null;
     if (invalid) return void run.reset();
-    void run.run(props.fields, props.files.slice(0, count));
+    void run.run((form) => props.fields(form, count), props.files.slice(0, count));
+  }
+
+  /**
+   * Plans again with the account's own uses left (a visitor may have just signed in), so
+   * nothing is uploaded only to be refused; when fewer can run than were asked for, the
+   * plan's notice says so and the batch waits for the user's choice.
+   */
+  async function startAs(account: User, count: number) {
+    setPlanning(true);
+    const fresh = account.isAdmin
+      ? undefined
+      : await queryClient.fetchQuery(userStatsQuery(account._id)).catch(() => undefined);
+    setPlanning(false);
+    if (planBatch(props.files, props.tool.services, fresh).runnable >= count) start(count);
   }
 
   const statusOf = (index: number): RowStatus => {
@@ -48,8 +74,9 @@ export function BatchPanel(props: {
     return run.batch?.files.find((f) => f.index === index)?.status ?? 'waiting';
   };
 
-  const leftText =
-    plan.left === UNLIMITED
+  const leftText = !user
+    ? t('batch.needsAccount', { count: plan.needed })
+    : plan.left === UNLIMITED
       ? t('batch.needsUnlimited', { count: plan.needed })
       : t('batch.needs', { count: plan.needed, left: plan.left });
   const cutText =
@@ -67,7 +94,7 @@ export function BatchPanel(props: {
     <Stack gap="sm">
       <Text size="sm" fw={500}>
         {t('batch.chosen', { count: props.files.length, size: formatBytes(totalBytes) })} ·{' '}
-        {t('batch.sameSettings')}
+        {props.perFile ? t('batch.perFileSettings') : t('batch.sameSettings')}
       </Text>
       {!started && (
         <Alert color={plan.cut ? 'yellow' : 'blue'} role="status">
@@ -97,7 +124,11 @@ export function BatchPanel(props: {
         {!started && plan.runnable > 0 && (
           <Button
             size="md"
-            onClick={() => start(plan.runnable)}
+            onClick={() => {
+              const count = plan.runnable;
+              whenSignedIn((account) => void startAs(account, count));
+            }}
+            loading={planning}
             disabled={Boolean(invalid)}
             data-testid="batch-start"
           >

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { detectFacesResponseSchema } from '@refract/contracts';
 import { ErrorAlert } from '../../../components/error-alert';
+import { useWhenSignedIn } from '../../../lib/session/account-gate';
 import { postTool } from '../../../lib/upload';
 import { useErrorMessage } from '../../../lib/use-error-message';
 import { BlurAreaBox } from './blur-area-box';
@@ -26,6 +27,7 @@ export function BlurFaceEditor(props: {
   onAreas(update: (areas: BlurRect[]) => BlurRect[]): void;
 }) {
   const { t } = useTranslation();
+  const whenSignedIn = useWhenSignedIn();
   const errorMessage = useErrorMessage();
   const frame = useElementSize();
   const [natural, setNatural] = useState<{ width: number; height: number } | null>(null);
@@ -124,7 +126,7 @@ export function BlurFaceEditor(props: {
         <Button
           variant="light"
           leftSection={<IconFaceId size={18} />}
-          onClick={() => void detect()}
+          onClick={() => whenSignedIn(() => void detect())}
           loading={detecting}
           disabled={!scale}
         >

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { ToolFrame } from '../../../components/tool/tool-frame';
 import { ToolSubmit } from '../../../components/tool/tool-submit';
 import { useToolRun } from '../../../components/tool/use-tool-run';
+import { useWhenSignedIn } from '../../../lib/session/account-gate';
 import { useErrorMessage } from '../../../lib/use-error-message';
 
 const EXAMPLE = `<div style="font-family: sans-serif; padding: 40px; background: linear-gradient(135deg, #7048e8, #1c7ed6); color: white">
@@ -19,12 +20,14 @@ export function HtmlToImagePage() {
   const [html, setHtml] = useState(EXAMPLE);
   const [emptyError, setEmptyError] = useState(false);
   const run = useToolRun('/api/html-to-image');
+  const whenSignedIn = useWhenSignedIn();
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setEmptyError(!html.trim());
     if (!html.trim()) return;
-    void run.run(JSON.stringify({ html, width: 1280, fullPage: true }));
+    const body = JSON.stringify({ html, width: 1280, fullPage: true });
+    whenSignedIn(() => void run.run(body));
   }
 
   const error = emptyError ? t('errors.empty_html') : run.error ? errorMessage(run.error) : null;

@@ -2,13 +2,17 @@ import { Slider, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById } from '@refract/contracts';
+import { usePerFile } from '../../../components/tool/batch/use-per-file';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { WatermarkPreview, type WatermarkSettings } from './watermark-preview';
 
 const tool = toolById('watermark');
 
 /** Spec section 9: centred, opacity 0.5, scale 1, no rotation. */
-const DEFAULTS = { opacity: 0.5, scale: 1, rotation: 0, x: 0.5, y: 0.5 };
+const DEFAULTS = { opacity: 0.5, scale: 1, rotation: 0 };
+/** The text's centre, as fractions of the image: the one setting each file of a batch may have. */
+const CENTRE = { x: 0.5, y: 0.5 };
+const positionFields = ({ x, y }: typeof CENTRE) => ({ x: String(x), y: String(y) });
 /** The brand mark, the same in every language: short enough to fit a phone-sized preview. */
 const DEFAULT_TEXT = '© Refract';
 
@@ -40,10 +44,11 @@ function LabelledSlider(props: {
 /** The text is placed on a live preview; the server draws it the same way at full size. */
 export function WatermarkPage() {
   const { t } = useTranslation();
-  const [settings, setSettings] = useState<WatermarkSettings>({
+  const [settings, setSettings] = useState<Omit<WatermarkSettings, 'x' | 'y'>>({
     text: DEFAULT_TEXT,
     ...DEFAULTS,
   });
+  const positions = usePerFile(CENTRE);
   const [previewWidth, setPreviewWidth] = useState<number | null>(null);
   const set = (changes: Partial<WatermarkSettings>) => setSettings((s) => ({ ...s, ...changes }));
 
@@ -54,18 +59,24 @@ export function WatermarkPage() {
       submitLabel={t('watermark.submit')}
       failedMessage={t('watermark.failed')}
       showSizes={false}
-      onFileChange={() => set({ x: DEFAULTS.x, y: DEFAULTS.y })}
+      onFileChange={positions.reset}
       fields={(form) => {
         form.append('text', settings.text);
-        for (const key of ['opacity', 'scale', 'rotation', 'x', 'y'] as const)
+        for (const key of ['opacity', 'scale', 'rotation'] as const)
           form.append(key, String(settings[key]));
+        for (const [name, value] of Object.entries(positionFields(positions.get(0))))
+          form.append(name, value);
         if (previewWidth) form.append('previewWidth', String(previewWidth));
       }}
-      editor={({ url }) => (
+      perFile={{
+        files: positions,
+        fields: (index) => (positions.hasOwn(index) ? positionFields(positions.get(index)) : null),
+      }}
+      editor={({ url, index }) => (
         <WatermarkPreview
           url={url}
-          settings={settings}
-          onMove={(x, y) => set({ x, y })}
+          settings={{ ...settings, ...positions.get(index) }}
+          onMove={(x, y) => positions.update(index, () => ({ x, y }))}
           onPreviewWidth={setPreviewWidth}
         />
       )}
