@@ -88,7 +88,7 @@ async function load(url, throttled) {
 
 const pages = {
   home: { label: 'Refract home page', url: `${refract.base}/` },
-  tool: { label: 'Refract tool page (/tools/convert)', url: `${refract.base}/tools/convert` },
+  tool: { label: 'Refract tool page (/convert)', url: `${refract.base}/convert` },
   baseline: {
     label: 'minimal server-rendered page (bare node:http)',
     url: `http://127.0.0.1:${baselinePort}/`,

@@ -1,10 +1,11 @@
 // Shared by every bench/*.bench.mjs: start the built server, sign in, run tasks N in flight,
 // and write a results table that says when and on what machine it was measured.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -79,17 +80,23 @@ export async function startRefractAsAdmin(port, env = {}) {
     ADMIN_PASSWORD: admin.password,
     ...env,
   });
-  const { token } = await json(await post(`${refract.base}/api/auth/login`, admin));
+  const { token } = await signIn(refract.base, admin.email, admin.password);
   return { ...refract, token };
 }
 
+export const BENCH_PASSWORD = 'bench password 1';
+
+/** Signs in; answers `{ token, user }`. */
+export const signIn = async (base, email, password = BENCH_PASSWORD) =>
+  json(await post(`${base}/api/auth/login`, { email, password }));
+
 /** Signs up an ordinary user (Basic plan, metered like anyone) and returns their token. */
 export async function signUp(base, email) {
-  const user = { email, password: 'bench password 1', name: 'Bench' };
+  const user = { email, password: BENCH_PASSWORD, name: 'Bench' };
   await json(
     await post(`${base}/api/auth/register`, { ...user, favBook: 'Dune', favMeal: 'Soup' }),
   );
-  return (await json(await post(`${base}/api/auth/login`, user))).token;
+  return (await signIn(base, email)).token;
 }
 
 /** Posts a file from disk (streamed, not read whole) as multipart; resolves to the result's size. */
@@ -146,4 +153,46 @@ export function writeResults(name, markdown) {
   const path = fileURLToPath(new URL(`./results/${name}.md`, import.meta.url));
   writeFileSync(path, markdown);
   console.log(markdown);
+}
+
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh database on the PostgreSQL server, dropped afterwards; undefined when unreachable. */
+export async function withPostgres(run) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  try {
+    await admin.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `refract_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    return await run(url.href);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** A process's memory from /proc: `kb('VmRSS')` (or VmHWM…), and VmRSS every 20 ms while `task` runs. */
+export function memoryOf(pid) {
+  const kb = (field) =>
+    Number(
+      readFileSync(`/proc/${pid}/status`, 'utf8').match(
+        new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'),
+      )[1],
+    );
+  return {
+    kb,
+    async sampled(task) {
+      const samples = [];
+      const timer = setInterval(() => samples.push(kb('VmRSS')), 20);
+      await task();
+      clearInterval(timer);
+      return samples;
+    },
+  };
 }

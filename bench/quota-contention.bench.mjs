@@ -2,13 +2,11 @@
 // on SQLite and on PostgreSQL. Through HTTP, so the real path is measured: sign-in, the
 // reservation (one conditional upsert, quota-service.ts), and its confirmation or release.
 import { openAsBlob } from 'node:fs';
-import pg from 'pg';
 import { smallPng } from './fixtures.mjs';
 import * as lib from './lib.mjs';
 
 const QUOTA = 50;
 const CHARGES = 200;
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const png = await openAsBlob(await smallPng());
 
 // Two ways to charge: the bare charge endpoint, and a real tool on a 64×64 PNG, whose charge is
@@ -92,29 +90,9 @@ async function contend(env, label) {
   return rows;
 }
 
-/** A fresh database on the PostgreSQL server, dropped afterwards; undefined when unreachable. */
-async function withPostgres(run) {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  try {
-    await admin.connect();
-  } catch {
-    return undefined;
-  }
-  const name = `refract_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  try {
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    return await run(url.href);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 const rows = [...(await contend({}, 'SQLite'))];
-const pgRows = await withPostgres((url) => contend({ DATABASE_URL: url }, 'PostgreSQL'));
-const where = new URL(PG_URL).host;
+const pgRows = await lib.withPostgres((url) => contend({ DATABASE_URL: url }, 'PostgreSQL'));
+const where = new URL(lib.PG_URL).host;
 rows.push(
   ...(pgRows ?? [
     `| PostgreSQL | not run: no server reachable at ${where} (set BENCH_DATABASE_URL) | | | | | | |`,

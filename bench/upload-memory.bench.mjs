@@ -1,7 +1,7 @@
 // Upload memory: the server's resident memory while a ~100 MB video is uploaded to
 // compress-video and the job runs, against the same process idle. Uploads stream to disk and
 // results stream back, so the peak should not grow with the file.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { clip } from './fixtures.mjs';
 import * as lib from './lib.mjs';
 
@@ -9,18 +9,8 @@ const GOAL_MB = 64;
 const video = await clip({ size: '1920x1080', seconds: 20, bitrate: '38M' });
 
 const refract = await lib.startRefractAsAdmin(lib.port(2));
-const status = () => readFileSync(`/proc/${refract.pid}/status`, 'utf8');
-const kb = (field) => Number(status().match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))[1]);
+const { kb, sampled } = lib.memoryOf(refract.pid);
 const mb = (k) => k / 1024;
-
-/** VmRSS every 20 ms while `task` runs. */
-async function sampled(task) {
-  const samples = [];
-  const timer = setInterval(() => samples.push(kb('VmRSS')), 20);
-  await task();
-  clearInterval(timer);
-  return samples;
-}
 
 await lib.sleep(2000); // let start-up garbage settle
 const idle = lib.percentile(await sampled(() => lib.sleep(1000)), 0.5);

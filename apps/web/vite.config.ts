@@ -70,8 +70,62 @@ function pureContractConstants(): Plugin {
   };
 }
 
+/**
+ * The entry stylesheet stops blocking the first paint: it is fetched as `media="print"` (which
+ * never blocks rendering) and main.tsx switches it to all media before React's first render, so
+ * the static shell in index.html (styled inline) paints as soon as the HTML arrives, and no
+ * component ever shows unstyled.
+ */
+function nonBlockingStylesheet(): Plugin {
+  return {
+    name: 'refract-non-blocking-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(
+          /<link rel="stylesheet"( crossorigin)? href="([^"]+\.css)">/g,
+          '<link rel="stylesheet"$1 href="$2" media="print" data-app-styles>',
+        ),
+    },
+  };
+}
+
+/**
+ * Mantine's styles per component instead of the whole library's (`@mantine/core/styles.css`):
+ * each component's class map (`X.module.css.mjs`) imports its own stylesheet (`styles/X.css`,
+ * one to one), so a component's CSS ships exactly when its code does, in the same chunk, and in
+ * the order its code runs (a component after the ones it is built on, as Mantine requires).
+ * All of Mantine's CSS is in the `mantine` cascade layer (the `.layer.css` files), so the app's
+ * own rules win over it whichever chunk arrives first. The dev server pre-bundles Mantine
+ * without plugins, so there the whole stylesheet is loaded.
+ */
+function mantineStylesPerComponent(): Plugin {
+  let serving = false;
+  return {
+    name: 'refract-mantine-styles-per-component',
+    configResolved(config) {
+      serving = config.command === 'serve';
+    },
+    transform(code, id) {
+      if (serving)
+        return id.endsWith('/src/main.tsx')
+          ? `import '@mantine/core/styles.layer.css';\n${code}`
+          : null;
+      const component = id.match(/@mantine\/core\/esm\/.+\/(\w+)\.module\.css\.mjs$/)?.[1];
+      return component ? `import '@mantine/core/styles/${component}.layer.css';\n${code}` : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), pureContractConstants(), precompress()],
+  plugins: [
+    react(),
+    pureContractConstants(),
+    mantineStylesPerComponent(),
+    precompress(),
+    nonBlockingStylesheet(),
+  ],
   resolve: { alias: { '@refract/contracts': contracts } },
   server: {
     port: 5173,

@@ -34,7 +34,7 @@ import { stripeWebhookRoutes } from './routes/payments/stripe-webhook-routes.js'
 import { startJobSystem } from './services/jobs/job-system.js';
 import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
-import { refusingUnknownBodyFields } from './lib/unknown-fields.js';
+import { refuseUnknownRequestFields } from './lib/unknown-fields.js';
 import { withStartupLock } from './db/startup-lock.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -78,7 +78,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  app.setValidatorCompiler(refusingUnknownBodyFields(validatorCompiler));
+  app.setValidatorCompiler(validatorCompiler);
+  refuseUnknownRequestFields(app);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 

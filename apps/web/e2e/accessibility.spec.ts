@@ -6,6 +6,17 @@ import { logInAsAdmin, signUp, uniqueEmail } from './helpers';
 
 /** Serious and critical WCAG 2.1 A/AA findings on the page as it is now, as readable lines. */
 async function seriousViolations(page: Page) {
+  // A dialog fading in has text at part opacity; check contrast once transitions have ended
+  // (a spinner's endless animation is not waited for).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -106,4 +117,25 @@ test('the header, menus and home page are usable with the keyboard alone', async
   await expect(card).toBeFocused();
   const outline = await card.evaluate((el) => getComputedStyle(el).outlineStyle);
   expect(outline).not.toBe('none');
+});
+
+test('a visitor’s tool page and its sign-in dialog have no serious accessibility violations', async ({
+  strictPage: page,
+}) => {
+  await expectAccessible(page, '/convert');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'photo.gif',
+    mimeType: 'image/gif',
+    buffer: Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'),
+  });
+  await page.getByRole('button', { name: 'Convert to PNG' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in to continue' });
+  await expect(dialog.getByRole('textbox', { name: 'Email' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('tab', { name: 'Sign up' }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+  // Closing gives focus back to the button that opened the dialog.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Convert to PNG' })).toBeFocused();
 });

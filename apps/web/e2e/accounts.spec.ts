@@ -61,17 +61,21 @@ test('wrong credentials show a translated error', async ({ page }) => {
 });
 
 test('guards send visitors to login and back after signing in', async ({ strictPage: page }) => {
+  // Tool pages are open to visitors (they sign in when they send work: visitor-hand-over).
   await page.goto('/rotate');
+  await expect(page).toHaveURL(/\/rotate$/);
+  await expect(page.getByText('Running it asks you to log in or sign up')).toBeVisible();
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login$/);
   const email = unique();
   await signUp(page, email, 'guard password 1');
   await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
-  await page.goto('/compress');
+  await page.goto('/payment-history');
   await expect(page).toHaveURL(/\/login$/);
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill('guard password 1');
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/compress$/);
+  await expect(page).toHaveURL(/\/payment-history$/);
   // A signed-in user is not an admin.
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/login$|\/dashboard$/);

@@ -94,13 +94,27 @@ test('meme: outside bands, made by the server', async ({ strictPage: page }) => 
   expect(await download(page, 'photo-meme.png')).toMatchObject({ width: 400, height: 460 });
 });
 
-test('meme: visitors may open the page; making one asks them to log in', async ({ page }) => {
-  // The 401 is the point here, so this test uses the plain page.
+test('meme: a visitor composes one, signs up in the dialog, and gets it', async ({
+  strictPage: page,
+}) => {
   await page.goto('/meme-generator');
   await expect(page).toHaveURL(/\/meme-generator$/);
   await choose(page, await png(200, 100));
+  await page.getByRole('textbox', { name: 'Top text' }).fill('VISITOR');
   await page.getByRole('button', { name: 'Make the meme and download' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Please log in to continue.');
+  const dialog = page.getByRole('dialog', { name: 'Log in to continue' });
+  await dialog.getByRole('tab', { name: 'Sign up' }).click();
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Meme Maker');
+  await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill(uniqueEmail());
+  await dialog.getByRole('textbox', { name: 'Password', exact: true }).fill('meme visitor 1');
+  await dialog
+    .getByRole('textbox', { name: 'Confirm password', exact: true })
+    .fill('meme visitor 1');
+  await dialog.getByRole('textbox', { name: 'What is your favorite book?' }).fill('Emma');
+  await dialog.getByRole('textbox', { name: 'What is your favorite meal?' }).fill('Soup');
+  await dialog.getByRole('button', { name: 'Create account' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await download(page, 'photo-meme.png')).toMatchObject({ width: 200, height: 100 });
 });
 
 test('face blur: detected and hand-placed areas, blurred by the server', async ({

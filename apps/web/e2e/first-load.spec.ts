@@ -58,3 +58,17 @@ test('a remembered language is the one fetched on the next visit', async ({ stri
   // Arabic first; English follows after the first paint, as the fallback for a missing key.
   expect(named(assets, 'locale-')[0]).toBe('ar');
 });
+
+test('the stylesheet does not hold up the first paint, and is applied before the app draws', async ({
+  strictPage: page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const styles = page.locator('link[data-app-styles]');
+  // Fetched as print media (which never blocks painting), switched to all media by main.tsx.
+  await expect(styles).toHaveAttribute('media', 'all');
+  // Mantine's reset and a component's own stylesheet are both in force.
+  expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
+  const button = page.locator('.mantine-Button-root').first();
+  expect(await button.evaluate((el) => getComputedStyle(el).borderRadius)).not.toBe('0px');
+});

@@ -1,8 +1,9 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './e2e-env';
 
 /** A text field by its accessible name (Mantine's required asterisk is not part of it). */
-export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+export const field = (scope: Page | Locator, name: string) =>
+  scope.getByRole('textbox', { name, exact: true });
 
 export const uniqueEmail = () => `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
@@ -49,4 +50,25 @@ export async function chooseArabic(page: Page) {
   await page.getByRole('button', { name: 'Language' }).click();
   await page.getByRole('radio', { name: 'العربية' }).check();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+}
+
+/** Buys a plan through the API and the sandbox's test card, as the checkout page does. */
+export async function buy(page: Page, planId: string) {
+  const { body } = await apiFromPage(page, '/api/subscriptions/create-checkout-session', {
+    planId,
+    billingType: 'monthly',
+  });
+  const id = new URL(body.url).pathname.split('/').pop();
+  const paid = await apiFromPage(page, `/api/sandbox/checkout/${id}/pay`, {
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/39',
+    cvc: '123',
+    name: 'Ada',
+  });
+  expect(paid.body).toEqual({ redirect: '/success' });
+}
+
+export async function planId(page: Page, name: string) {
+  const { body } = await apiFromPage(page, '/api/subscriptions/plans');
+  return (body as { _id: string; name: string }[]).find((p) => p.name === name)!._id;
 }

@@ -133,3 +133,29 @@ test('seeded plan names are translated; a plan an admin names keeps its name', a
     await anonymous.dispose();
   }
 });
+
+test('the admin dashboard counts subscribers under the translated plan names', async ({
+  strictPage: page,
+  baseURL,
+}) => {
+  const anonymous = await apiRequest.newContext({ baseURL });
+  const login = await anonymous.post('/api/auth/login', { data: E2E_ADMIN });
+  const { token } = (await login.json()) as { token: string };
+  const admin = await apiRequest.newContext({
+    baseURL,
+    extraHTTPHeaders: { authorization: `Bearer ${token}` },
+  });
+  // A signed-in user's saved language wins; the shared admin gets English back after.
+  await admin.post('/api/user/preferred-language', { data: { language: 'ar' } });
+  try {
+    await page.addInitScript((value) => localStorage.setItem('token', value), token);
+    await page.goto('/admin');
+    const hint = page.getByText(/المطوّر.*الأعمال/);
+    await expect(hint).toBeVisible();
+    await expect(hint).not.toContainText(/Developer|Business/);
+  } finally {
+    await admin.post('/api/user/preferred-language', { data: { language: 'en' } });
+    await admin.dispose();
+    await anonymous.dispose();
+  }
+});

@@ -1,32 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { apiFromPage, chooseArabic, logInAsAdmin, signUp, uniqueEmail } from './helpers';
+import {
+  apiFromPage,
+  buy,
+  chooseArabic,
+  logInAsAdmin,
+  planId,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
-
-/** Buys a plan through the API and the sandbox's test card, as the checkout page does. */
-async function buy(page: Page, planId: string) {
-  const { body } = await apiFromPage(page, '/api/subscriptions/create-checkout-session', {
-    planId,
-    billingType: 'monthly',
-  });
-  const id = new URL(body.url).pathname.split('/').pop();
-  const paid = await apiFromPage(page, `/api/sandbox/checkout/${id}/pay`, {
-    cardNumber: '4242 4242 4242 4242',
-    expiry: '12/39',
-    cvc: '123',
-    name: 'Ada',
-  });
-  expect(paid.body).toEqual({ redirect: '/success' });
-}
-
-async function planId(page: Page, name: string) {
-  const { body } = await apiFromPage(page, '/api/subscriptions/plans');
-  return (body as { _id: string; name: string }[]).find((p) => p.name === name)!._id;
-}
 
 test('a downgrade asks first, waits for the end of the period, and can be undone', async ({
   strictPage: page,
@@ -116,8 +102,16 @@ for (const width of [375, 1280]) {
       if (language === 'ar') await chooseArabic(page);
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.goto(`/subscribe?planId=${await planId(page, 'Developer')}`);
-      const schedule = page.getByRole('button').filter({ hasText: 'Developer' }).first();
+      // Seeded plan names are translated here too: the notice, the button and the question.
+      const schedule = page
+        .getByRole('button')
+        .filter({ hasText: language === 'en' ? 'Developer' : 'المطوّر' })
+        .first();
       await expect(schedule).toBeVisible();
+      if (language === 'ar') {
+        await expect(page.getByRole('status')).toContainText('الأعمال');
+        await expect(page.getByRole('main')).not.toContainText(/Developer|Business/);
+      }
       expect(await overflowsHorizontally(page)).toBe(false);
       await page.screenshot({
         path: `${SCREENSHOTS}/downgrade-${language}-${width}.png`,

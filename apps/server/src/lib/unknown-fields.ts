@@ -1,4 +1,6 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
+import { z } from 'zod';
+import { DOCS_PREFIX } from '../plugins/openapi.js';
 import { AppError } from './app-error.js';
 
 interface ZodLike {
@@ -28,8 +30,11 @@ export function refuseUnknownFields(
   alsoKnown: string[] = [],
 ): void {
   const schemaFields = knownFields(schema);
-  if (!schemaFields || typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  const known = new Set([...alsoKnown, ...schemaFields]);
+  if (schemaFields) refuseFieldsNotIn(new Set([...alsoKnown, ...schemaFields]), value);
+}
+
+function refuseFieldsNotIn(known: Set<string>, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   const unknown = Object.keys(value).filter((name) => !known.has(name));
   if (unknown.length === 0) return;
   const list = unknown.map((name) => `"${name}"`).join(', ');
@@ -42,22 +47,35 @@ export function refuseUnknownFields(
   );
 }
 
+/** A route that declares no query string knows no query field. */
+const NO_QUERY = z.object({});
+
+const CHECKS_FIELDS = Symbol('refuses unknown fields');
+
 /**
- * Wraps the zod validator compiler: a JSON body with a field its route does not declare is
- * refused before it is parsed. Bodies only: query strings may carry cache-busting extras.
+ * On every API route as it is declared (after authentication, before the route's schemas): a
+ * JSON body or a query string with a field the route does not declare is refused with 400
+ * unknown_field. The known names are read from the schemas once, here, not per request. The
+ * API only: the web app's pages and the API reference take what browsers add.
  */
-export function refusingUnknownBodyFields<Schema>(inner: FastifySchemaCompiler<Schema>) {
-  const compile: FastifySchemaCompiler<Schema> = (route) => {
-    const validate = inner(route);
-    if (route.httpPart !== 'body') return validate;
-    return (data) => {
+export function refuseUnknownRequestFields(app: FastifyInstance) {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith(DOCS_PREFIX)) return;
+    const hooks = [route.preValidation ?? []].flat();
+    // Fastify derives a HEAD route from each GET with the GET's hooks: add the check once.
+    if (hooks.some((hook) => CHECKS_FIELDS in hook)) return;
+    const query = knownFields(route.schema?.querystring ?? NO_QUERY) ?? new Set<string>();
+    const body = knownFields(route.schema?.body);
+    const check: preValidationHookHandler = (request, _reply, done) => {
       try {
-        refuseUnknownFields(route.schema, data);
-      } catch (error) {
-        return { error: error as Error };
+        refuseFieldsNotIn(query, request.query);
+        if (body) refuseFieldsNotIn(body, request.body);
+        done();
+      } catch (err) {
+        done(err as Error);
       }
-      return validate(data);
     };
-  };
-  return compile;
+    Object.assign(check, { [CHECKS_FIELDS]: true });
+    route.preValidation = [...hooks, check];
+  });
 }

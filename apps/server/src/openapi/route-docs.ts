@@ -48,6 +48,7 @@ export const MEDIA_TOOL_ERRORS: readonly ErrorCode[] = [
   'too_many_requests',
   'server_busy',
   'queue_unavailable',
+  'storage_unavailable',
   'engine_unavailable',
   'processing_timeout',
   'processing_failed',

@@ -90,6 +90,37 @@ describe('unknown field names are refused with 400 unknown_field', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('refuses unknown query fields, declared query strings or none, after authentication', async () => {
+    const before = await used();
+    const rotate = await postForm(t.app, '/api/rotate?rotation=180', {
+      token: user.token,
+      fields: {},
+      file: { field: 'image', filename: 'a.png', content: png },
+    });
+    expect(rotate.statusCode).toBe(400);
+    expect(rotate.json()).toMatchObject({ code: 'unknown_field', fields: ['rotation'] });
+    expect(await used()).toBe(before);
+    expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]);
+
+    const jobs = await t.app.inject({
+      url: '/api/jobs?limit=5&colour=red&size=2',
+      headers: bearer(user.token),
+    });
+    expect(jobs.statusCode).toBe(400);
+    expect(jobs.json()).toMatchObject({ code: 'unknown_field', fields: ['colour', 'size'] });
+    expect(jobs.json().error).toContain('Known: limit, cursor');
+    const stats = await t.app.inject({ url: '/api/user/stats?_=1', headers: bearer(user.token) });
+    expect(stats.json()).toMatchObject({ code: 'unknown_field', fields: ['_'] });
+    const anonymous = await t.app.inject({ url: '/api/user/stats?_=1' });
+    expect(anonymous.statusCode).toBe(401);
+
+    const declared = await t.app.inject({ url: '/api/jobs?limit=5', headers: bearer(user.token) });
+    expect(declared.statusCode, declared.body).toBe(200);
+    // The web app's pages are not the API: a link's own query string still opens them.
+    const page = await t.app.inject({ url: '/success?session_id=abc' });
+    expect(page.statusCode).not.toBe(400);
+  });
+
   it('still accepts every declared field', async () => {
     const res = await postForm(t.app, '/api/rotate', {
       token: user.token,

@@ -13,16 +13,19 @@ export function FullPageSpinner() {
   );
 }
 
-type Access = 'signed-in' | 'user' | 'admin';
+/** `anyone`: visitors too, once a stored session has been checked (tool pages). */
+export type Access = 'anyone' | 'signed-in' | 'user' | 'admin';
 
 /**
  * Route guards (spec section 4). The server checks every call again; these only decide
- * what to show. Visitors go to /login (replacing history), remembering where they were.
+ * what to show. Visitors go to /login (replacing history), remembering where they were,
+ * except on `anyone` pages, where sending work asks them to sign in (AccountGateProvider).
  */
 export function Guard({ access, children }: { access: Access; children: ReactNode }) {
   const { loading, user } = useSession();
   const location = useLocation();
   if (loading) return <FullPageSpinner />;
+  if (access === 'anyone') return children;
   if (!user)
     return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   if (access === 'admin' && !user.isAdmin) return <Navigate to="/login" replace />;

@@ -3,10 +3,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '@refract/contracts';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { directionOf, currentLanguage } from '../lib/i18n';
 import { SessionProvider } from '../lib/session/session-provider';
-import { router } from './router';
+import { AppRoutes } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
 const queryClient = new QueryClient({
@@ -37,7 +37,9 @@ export function AppProviders() {
       >
         <QueryClientProvider client={queryClient}>
           <SessionProvider>
-            <RouterProvider router={router} />
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
           </SessionProvider>
         </QueryClientProvider>
       </MantineProvider>

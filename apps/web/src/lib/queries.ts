@@ -8,12 +8,17 @@ export function usePlans() {
   return useQuery({ queryKey: ['plans'], queryFn: () => api<Plan[]>('/api/subscriptions/plans') });
 }
 
+/** A user's plan and usage, for useQuery or for reading once (queryClient.fetchQuery). */
+export const userStatsQuery = (userId: string | undefined) => ({
+  queryKey: ['user-stats', userId],
+  queryFn: () => api<UserStats>('/api/user/stats'),
+});
+
 /** The signed-in user's plan and usage; refetched whenever a page using it mounts. */
 export function useUserStats() {
   const { user } = useSession();
   return useQuery({
-    queryKey: ['user-stats', user?._id],
-    queryFn: () => api<UserStats>('/api/user/stats'),
+    ...userStatsQuery(user?._id),
     enabled: Boolean(user && !user.isAdmin),
     refetchOnMount: 'always',
   });

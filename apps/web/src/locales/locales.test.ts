@@ -33,8 +33,8 @@ const placeholders = (text: string) =>
 
 const english = flatten(load('en'));
 
-/** Values that are rightly the same in every language: the brand and the plan names. */
-const SAME_IN_EVERY_LANGUAGE = new Set(['app.name', 'admin.dashboard.byPlan']);
+/** Values that are rightly the same in every language: the brand. */
+const SAME_IN_EVERY_LANGUAGE = new Set(['app.name']);
 
 /** Nothing to translate once the placeholders are gone (e.g. "{{used}} / {{quota}}"). */
 const hasWords = (text: string) => /\p{L}/u.test(text.replace(/{{\s*\w+\s*}}/g, ''));

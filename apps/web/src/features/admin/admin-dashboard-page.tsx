@@ -1,4 +1,4 @@
-import '@mantine/charts/styles.css';
+import '@mantine/charts/styles.layer.css';
 import { BarChart } from '@mantine/charts';
 import { Alert, Container, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -50,8 +50,10 @@ export function AdminDashboardPage() {
                   label={t('admin.dashboard.activeSubscriptions')}
                   value={formatNumber(s.activeSubscriptions)}
                   hint={t('admin.dashboard.byPlan', {
-                    developer: s.userStats.developerPlan,
-                    business: s.userStats.businessPlan,
+                    developerName: t('planNames.developer'),
+                    developer: formatNumber(s.userStats.developerPlan),
+                    businessName: t('planNames.business'),
+                    business: formatNumber(s.userStats.businessPlan),
                   })}
                 />
                 <StatCard

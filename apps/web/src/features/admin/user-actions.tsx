@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
 import { api } from '../../lib/api';
+import { usePlanName } from '../../lib/plan-name';
 import { usePlans } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
 
@@ -22,6 +23,7 @@ export function UserActions({ user }: { user: ManagedUser }) {
   const errorMessage = useErrorMessage();
   const queryClient = useQueryClient();
   const plans = usePlans();
+  const planName = usePlanName();
   const [action, setAction] = useState<Action | null>(null);
   const [planId, setPlanId] = useState<string | null>(null);
   const [months, setMonths] = useState<number>(1);
@@ -88,7 +90,7 @@ export function UserActions({ user }: { user: ManagedUser }) {
             <>
               <Select
                 label={t('admin.users.plan')}
-                data={grantable.map((p) => ({ value: p._id, label: p.name }))}
+                data={grantable.map((p) => ({ value: p._id, label: planName(p.name) }))}
                 value={planId}
                 onChange={setPlanId}
                 allowDeselect={false}

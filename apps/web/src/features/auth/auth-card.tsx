@@ -1,49 +1,25 @@
 import { Container, Paper, Stack, Text, Title } from '@mantine/core';
-import type { FormEvent, ReactNode } from 'react';
-import { ErrorAlert } from '../../components/error-alert';
+import type { ReactNode } from 'react';
 import { usePageTitle } from '../../lib/use-page-title';
 
-interface AuthCardProps {
-  title: string;
-  subtitle?: string;
-  error?: string | null;
-  notice?: ReactNode;
-  onSubmit(event: FormEvent<HTMLFormElement>): void;
-  children: ReactNode;
-  footer?: ReactNode;
-}
-
-/** The frame shared by login, sign-up and recovery: a titled card holding one form. */
-export function AuthCard({
-  title,
-  subtitle,
-  error,
-  notice,
-  onSubmit,
-  children,
-  footer,
-}: AuthCardProps) {
-  usePageTitle(title, subtitle);
+/** The page frame of login, sign-up and recovery: a titled card holding one account form. */
+export function AuthCard(props: { title: string; subtitle?: string; children: ReactNode }) {
+  usePageTitle(props.title, props.subtitle);
   return (
     <Container size={460} py={48}>
       <Paper withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }} radius="lg">
         <Stack gap="md">
           <div>
             <Title order={1} size="h2">
-              {title}
+              {props.title}
             </Title>
-            {subtitle && (
+            {props.subtitle && (
               <Text c="dimmed" size="sm" mt={4}>
-                {subtitle}
+                {props.subtitle}
               </Text>
             )}
           </div>
-          {notice}
-          <ErrorAlert message={error ?? null} />
-          <form onSubmit={onSubmit} noValidate>
-            <Stack gap="sm">{children}</Stack>
-          </form>
-          {footer}
+          {props.children}
         </Stack>
       </Paper>
     </Container>

@@ -6,6 +6,8 @@ export function EmailField(props: {
   value: string;
   onChange(value: string): void;
   error?: string;
+  /** Focused first when its dialog opens (Mantine's focus trap looks for data-autofocus). */
+  autoFocusInDialog?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -16,6 +18,7 @@ export function EmailField(props: {
       required
       value={props.value}
       error={props.error}
+      data-autofocus={props.autoFocusInDialog || undefined}
       onChange={(e) => props.onChange(e.currentTarget.value)}
     />
   );

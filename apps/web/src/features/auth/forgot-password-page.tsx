@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { AuthCard } from './auth-card';
+import { AuthForm } from './auth-form';
 import { EmailField } from './email-field';
 import { validatePasswordPair } from './password-rules';
 import classes from './forgot-password.module.css';
@@ -77,67 +78,67 @@ export function ForgotPasswordPage() {
   ][step];
 
   return (
-    <AuthCard
-      title={t('auth.forgot.title')}
-      subtitle={t('auth.forgot.subtitle')}
-      error={error}
-      onSubmit={submit}
-      footer={
-        <Text size="sm" ta="center">
-          <Anchor component={Link} to="/login" underline="always">
-            {t('auth.forgot.backToLogin')}
-          </Anchor>
-        </Text>
-      }
-    >
-      <Stepper
-        active={step}
-        size="xs"
-        allowNextStepsSelect={false}
-        mb="xs"
-        classNames={{ step: classes.step, stepBody: classes.stepBody }}
+    <AuthCard title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')}>
+      <AuthForm
+        error={error}
+        onSubmit={submit}
+        footer={
+          <Text size="sm" ta="center">
+            <Anchor component={Link} to="/login" underline="always">
+              {t('auth.forgot.backToLogin')}
+            </Anchor>
+          </Text>
+        }
       >
-        <Stepper.Step label={t('auth.forgot.stepEmail')} />
-        <Stepper.Step label={t('auth.forgot.stepAnswers')} />
-        <Stepper.Step label={t('auth.forgot.stepPassword')} />
-      </Stepper>
-      {step === 0 && <EmailField value={email} onChange={setEmail} />}
-      {step === 1 &&
-        [t('auth.questions.book'), t('auth.questions.meal')].map((label, i) => (
-          <TextInput
-            key={label}
-            label={label}
-            required
-            value={answers[i]}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setAnswers((all) => all.map((a, j) => (j === i ? value : a)));
-            }}
-          />
-        ))}
-      {step === 2 && (
-        <>
-          <PasswordInput
-            label={t('auth.fields.newPassword')}
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={fieldErrors.password}
-          />
-          <PasswordInput
-            label={t('auth.fields.confirmPassword')}
-            autoComplete="new-password"
-            required
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.currentTarget.value)}
-            error={fieldErrors.confirmPassword}
-          />
-        </>
-      )}
-      <Button type="submit" loading={busy} fullWidth>
-        {submitLabel}
-      </Button>
+        <Stepper
+          active={step}
+          size="xs"
+          allowNextStepsSelect={false}
+          mb="xs"
+          classNames={{ step: classes.step, stepBody: classes.stepBody }}
+        >
+          <Stepper.Step label={t('auth.forgot.stepEmail')} />
+          <Stepper.Step label={t('auth.forgot.stepAnswers')} />
+          <Stepper.Step label={t('auth.forgot.stepPassword')} />
+        </Stepper>
+        {step === 0 && <EmailField value={email} onChange={setEmail} />}
+        {step === 1 &&
+          [t('auth.questions.book'), t('auth.questions.meal')].map((label, i) => (
+            <TextInput
+              key={label}
+              label={label}
+              required
+              value={answers[i]}
+              onChange={(e) => {
+                const value = e.currentTarget.value;
+                setAnswers((all) => all.map((a, j) => (j === i ? value : a)));
+              }}
+            />
+          ))}
+        {step === 2 && (
+          <>
+            <PasswordInput
+              label={t('auth.fields.newPassword')}
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={fieldErrors.password}
+            />
+            <PasswordInput
+              label={t('auth.fields.confirmPassword')}
+              autoComplete="new-password"
+              required
+              value={confirmation}
+              onChange={(e) => setConfirmation(e.currentTarget.value)}
+              error={fieldErrors.confirmPassword}
+            />
+          </>
+        )}
+        <Button type="submit" loading={busy} fullWidth>
+          {submitLabel}
+        </Button>
+      </AuthForm>
     </AuthCard>
   );
 }

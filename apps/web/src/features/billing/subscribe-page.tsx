@@ -100,8 +100,8 @@ export function SubscribePage() {
                 },
               );
             const change = scheduled && {
-              plan: current.planDetails.name,
-              next: p.name,
+              plan: planName(current.planDetails.name),
+              next: planName(p.name),
               date: formatDate(current.userDetails.subscriptionEndDate, { dateStyle: 'medium' }),
             };
             return (
