@@ -10,7 +10,11 @@ import autocannon from 'autocannon';
 import * as lib from './lib.mjs';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
-const TOP = 12;
+const TOP = Number(process.env.PROFILE_TOP ?? 12);
+// PROFILE_BY=function names each function (with its file) instead of its package.
+const BY_FUNCTION = process.env.PROFILE_BY === 'function';
+// PROFILE_ONLY=stats profiles one endpoint.
+const ONLY = process.env.PROFILE_ONLY;
 
 /** A profile node's owner: a package under node_modules, one of our files, or V8/Node itself. */
 function owner(url, functionName) {
@@ -38,7 +42,9 @@ function selfTimeByOwner(profile, fromMicros) {
     if (at < fromMicros) continue;
     const node = byId.get(profile.samples[i]);
     const { url, functionName } = node.callFrame;
-    const key = owner(url, functionName);
+    const key = BY_FUNCTION
+      ? `${functionName || '(anonymous)'} ${owner(url, functionName)}:${node.callFrame.lineNumber + 1}`
+      : owner(url, functionName);
     totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   return totals;
@@ -70,9 +76,12 @@ async function profileOf(name, path, signedIn) {
   return `### ${name}: ${path} (${run.requests.average.toFixed(0)} req/s under the profiler)\n\n| self time in | share of busy CPU |\n|---|---|\n${rows.join('\n')}\n`;
 }
 
-const sections = [
-  await profileOf('health', '/api/health', false),
-  await profileOf('plans', '/api/subscriptions/plans', false),
-  await profileOf('stats', '/api/user/stats', true),
+const endpoints = [
+  ['health', '/api/health', false],
+  ['plans', '/api/subscriptions/plans', false],
+  ['stats', '/api/user/stats', true],
 ];
+const sections = [];
+for (const [name, path, signedIn] of endpoints)
+  if (!ONLY || ONLY === name) sections.push(await profileOf(name, path, signedIn));
 console.log(`${lib.measuredOn()}\n\n${sections.join('\n')}`);

@@ -57,7 +57,7 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
 /** Wires repositories into services once per app; routes receive the result. */
 export function createServices({ config, database }: AppContext, log: FastifyBaseLogger) {
   const users = usersRepository(database.db);
-  const plans = cachedPlansRepository(database.db, plansRepository(database.db));
+  const plans = cachedPlansRepository(database, plansRepository(database.db));
   const subscriptions = subscriptionsRepository(database.db);
   const usage = usageRepository(database.db);
   const tokens = tokenService(loadOrCreateJwtSecret(config.dataDir, config.jwtSecret));

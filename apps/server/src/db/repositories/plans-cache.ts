@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { DatabaseHandle } from '../database.js';
 import type { PlansRepository } from './plans-repository.js';
 
 type Reads = Pick<PlansRepository, 'list' | 'findById' | 'findBySlug'>;
@@ -8,24 +7,22 @@ type Reads = Pick<PlansRepository, 'list' | 'findById' | 'findBySlug'>;
  * The plans repository with its reads answered from memory. Plans are read on every plans
  * page and every quota check (3 plans and 48 quota rows, half the CPU of a plans request)
  * but change only when an admin edits them. Before each read the `plans` version row is read
- * (one prepared statement); triggers bump it on any write to the plan tables, from any
+ * (database.ts: a synchronous statement on SQLite); triggers bump it on any write to the plan tables, from any
  * process (migration 009), so a changed plan is never answered from an older copy.
  *
  * Reads are remembered per method and arguments, so whatever filters the repository applies
  * stay its own. Callers get the same objects each time: they must not change them. Writes and
  * any other method go to the repository unchanged.
  */
-export function cachedPlansRepository(db: Kysely<Database>, plans: PlansRepository) {
-  const versionQuery = db
-    .selectFrom('cache_versions')
-    .select('version')
-    .where('name', '=', 'plans')
-    .compile();
+export function cachedPlansRepository(
+  database: Pick<DatabaseHandle, 'cacheVersion'>,
+  plans: PlansRepository,
+) {
   let version: number | undefined;
   let remembered = new Map<string, Promise<unknown>>();
 
   async function read<R>(key: string, load: () => Promise<R>): Promise<R> {
-    const current = (await db.executeQuery(versionQuery)).rows[0]?.version;
+    const current = await database.cacheVersion('plans');
     if (current !== version) {
       version = current;
       remembered = new Map();
