@@ -24,12 +24,17 @@ export async function until<T>(check: () => Promise<T | undefined> | T | undefin
   throw new Error(`Timed out waiting for ${what}`);
 }
 
-/** Command lines of running ffmpeg processes that work on this job's files. */
-export const ffmpegFor = (jobId: string) =>
-  execFileSync('ps', ['-eo', 'args'])
+/** `pid args` lines of running ffmpeg processes that work on this job's files. */
+const ffmpegProcessesFor = (jobId: string) =>
+  execFileSync('ps', ['-eo', 'pid=,args='])
     .toString()
     .split('\n')
-    .filter((line) => line.includes('ffmpeg') && line.includes(jobId));
+    .filter((line) => line.includes('ffmpeg') && line.includes(jobId))
+    .map((line) => line.trim());
+
+/** Command lines of running ffmpeg processes that work on this job's files. */
+export const ffmpegFor = (jobId: string) =>
+  ffmpegProcessesFor(jobId).map((line) => line.replace(/^\d+\s+/, ''));
 
 export function submit(t: TestApp, token: string, content: Buffer, format = 'mp3', async = true) {
   const video = format === 'webm';
@@ -59,12 +64,22 @@ export async function ended(t: TestApp, token: string, id: string) {
   }, `job ${id} to end`);
 }
 
-/** Starts a long video job and waits until its ffmpeg runs. */
+/**
+ * Starts a long video job, waits until its ffmpeg runs, then pauses that ffmpeg (SIGSTOP): the
+ * job stays running for as long as the test needs it, however busy the machine (a clip that
+ * finished early let queued jobs start and broke the tests that count jobs under way).
+ * Cancelling still ends it: the runner kills ffmpeg's group with SIGKILL, which reaches a
+ * paused process.
+ */
 export async function runningJob(t: TestApp, token: string) {
   const res = await submit(t, token, longVideo, 'webm');
   expect(res.statusCode, res.body).toBe(202);
   const { jobId } = res.json();
   await until(async () => (await status(t, token, jobId)).json().status === 'running', 'running');
-  await until(() => ffmpegFor(jobId).length > 0, 'ffmpeg to start');
+  const processes = await until(() => {
+    const found = ffmpegProcessesFor(jobId);
+    return found.length > 0 ? found : undefined;
+  }, 'ffmpeg to start');
+  for (const line of processes) process.kill(Number.parseInt(line, 10), 'SIGSTOP');
   return jobId as string;
 }
