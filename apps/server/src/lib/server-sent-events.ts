@@ -1,4 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dataHeaders } from '../plugins/security-headers.js';
+
+// A hijacked answer skips the hooks that add these.
+const SECURITY_HEADERS = dataHeaders(false);
 
 /**
  * Answers with Server-Sent Events: `watch` calls `send` with the state on every change until it
@@ -12,6 +16,7 @@ export async function streamEvents(
 ): Promise<void> {
   reply.hijack();
   reply.raw.writeHead(200, {
+    ...SECURITY_HEADERS,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',

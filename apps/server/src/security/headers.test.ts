@@ -47,15 +47,23 @@ describe('security headers', () => {
     rmSync(web, { recursive: true, force: true });
   });
 
-  it('sends a CSP without inline script, no framing, nosniff and a referrer policy on every answer', async () => {
+  it('sends pages a CSP without inline script, and every other answer a CSP that allows nothing', async () => {
     for (const [kind, res] of Object.entries(await everyKindOfAnswer(http))) {
       const csp = String(res.headers['content-security-policy']);
-      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
-      expect(scriptSrc, kind).toBe("'self'");
+      if (kind === 'page') {
+        expect(/script-src ([^;]*)/.exec(csp)?.[1], kind).toBe("'self'");
+        expect(csp, kind).toContain("object-src 'none'");
+        expect(res.headers['x-frame-options'], kind).toBe('SAMEORIGIN');
+      } else {
+        // No script-src: scripts, like everything else, fall back to default-src 'none'.
+        expect(csp, kind).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(res.headers['x-frame-options'], kind).toBe('DENY');
+      }
       expect(csp, kind).toContain("frame-ancestors 'none'");
-      expect(csp, kind).toContain("object-src 'none'");
       expect(res.headers['x-content-type-options'], kind).toBe('nosniff');
       expect(res.headers['referrer-policy'], kind).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy'], kind).toBe('same-origin');
+      expect(res.headers['x-request-id'], kind).toMatch(/^[\w-]{8,}$/);
       expect(res.headers['strict-transport-security'], kind).toBeUndefined();
     }
   });
