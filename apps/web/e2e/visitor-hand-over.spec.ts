@@ -51,6 +51,11 @@ function convertPosts(page: Page) {
 async function prepareAndSend(page: Page, formatLabel: string, submit: string) {
   await page.goto('/convert');
   await expect(page).toHaveURL(/\/convert$/);
+  return chooseAndSend(page, formatLabel, submit);
+}
+
+/** On the convert page: one PNG chosen, WEBP picked, sent. */
+async function chooseAndSend(page: Page, formatLabel: string, submit: string) {
   await page
     .locator('input[type="file"]')
     .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: await png() });
@@ -99,6 +104,39 @@ test('a visitor converts after logging in from the dialog, without choosing the 
   await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
   // Now signed in, the page shows the uses left instead of the visitor's line.
   await expect(page.getByTestId('quota-line')).toBeVisible();
+});
+
+test.describe('a session that ends on the server', () => {
+  test.use({ expectedHttpErrors: ['401 /api/convert', '401 /api/user/stats'] });
+
+  test('turns the user back into a visitor, and the dialog carries the work on', async ({
+    strictPage: page,
+  }) => {
+    const { email, password } = await account(page);
+    await page.goto('/login');
+    await field(page, 'Email').fill(email);
+    await field(page, 'Password').fill(password);
+    await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await page.getByRole('banner').getByRole('link', { name: 'Convert' }).click();
+    await expect(page.getByTestId('quota-line')).toBeVisible();
+    // As if the 7 days had passed while the page was open: the server no longer takes the token.
+    await page.evaluate(() => localStorage.setItem('token', 'an.expired.token'));
+    const posts = convertPosts(page);
+    const dialog = await chooseAndSend(page, 'Convert to', 'Convert to WEBP');
+    await expect(page.getByText('Please log in to continue.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    // Sending again asks for the account, then runs the same file.
+    await page.getByRole('button', { name: 'Convert to WEBP' }).click();
+    await field(dialog, 'Email').fill(email);
+    await field(dialog, 'Password').fill(password);
+    await dialog.getByRole('button', { name: 'Log in' }).click();
+    await expect(dialog).toBeHidden();
+    await expectWebp(page, 'Download photo.webp');
+    expect(posts).toHaveLength(2);
+  });
 });
 
 test('a visitor signs up from the dialog and the conversion follows', async ({

@@ -26,10 +26,24 @@ export function authHeaders(): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 
-/** An error answer's envelope as an ApiError; a body that is not one gets a generic code. */
+/** Fires `ended` when the server no longer takes the stored session (see apiErrorFrom). */
+export const sessionEvents = new EventTarget();
+
+/**
+ * An error answer's envelope as an ApiError; a body that is not one gets a generic code.
+ * Every request carries the stored token, so a 401 `unauthorized` means the session ended on
+ * the server (expired after 7 days, a password reset, a suspension): the token is dropped and
+ * `ended` fires, and the app treats the user as a visitor again (the next submit opens the
+ * sign-in dialog, and the work goes on after it, instead of failing again).
+ */
 export function apiErrorFrom(status: number, body: unknown, statusText = ''): ApiError {
   const envelope = (typeof body === 'object' && body ? body : {}) as Partial<ErrorEnvelope>;
-  return new ApiError(status, envelope.code ?? 'internal_error', envelope.error ?? statusText);
+  const code = envelope.code ?? 'internal_error';
+  if (status === 401 && code === 'unauthorized' && tokenStore.get()) {
+    tokenStore.clear();
+    sessionEvents.dispatchEvent(new Event('ended'));
+  }
+  return new ApiError(status, code, envelope.error ?? statusText);
 }
 
 /** JSON calls to the API with the stored bearer token; errors arrive as ApiError. */

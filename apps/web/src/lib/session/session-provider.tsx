@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isLanguage, type AuthResponse, type User } from '@refract/contracts';
-import { api, tokenStore } from '../api';
+import { api, sessionEvents, tokenStore } from '../api';
 import { setLanguage } from '../i18n';
 import { SessionContext, type Session } from './session-context';
 
 /**
  * The signed-in user. At start a stored token is checked with GET /api/auth/me: success sets
- * the user, failure removes the token. A user's saved language is applied when they sign in.
+ * the user, failure removes the token; so does any later answer saying the session has ended.
+ * A user's saved language is applied when they sign in.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
@@ -28,6 +29,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       cancelled = true;
     };
   }, [adopt]);
+
+  // The server ended the session (api.ts): show the visitor's header and gate at once.
+  useEffect(() => {
+    const ended = () => setUser(null);
+    sessionEvents.addEventListener('ended', ended);
+    return () => sessionEvents.removeEventListener('ended', ended);
+  }, []);
 
   const signIn = useCallback(
     (response: AuthResponse) => {
