@@ -2,15 +2,18 @@
 // and write a results table that says when and on what machine it was measured.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Ports 47100 and up: out of the way of dev servers and other people's runs on this machine. */
-export const port = (n) => 47100 + n;
+/**
+ * Ports 47100 and up: out of the way of dev servers and other people's runs on this machine.
+ * BENCH_PORT_BASE moves them, for two runs at once.
+ */
+export const port = (n) => Number(process.env.BENCH_PORT_BASE ?? 47100) + n;
 
 /**
  * Starts the built Refract server on a fresh SQLite database (or `env.DATABASE_URL`);
@@ -146,7 +149,8 @@ export const verdict = (met) => (met ? 'met' : '**not met**');
  */
 export function measuredOn() {
   const cores = cpus();
-  return `${new Date().toISOString().slice(0, 10)}, ${cores.length}-core shared machine (${cores[0]?.model.trim()}), Node ${process.version}. Absolute times are noisy here; the ratios, measured side by side in one run, are the result.`;
+  const load = loadavg()[0].toFixed(1);
+  return `${new Date().toISOString().slice(0, 10)}, ${cores.length}-core shared machine (${cores[0]?.model.trim()}, load average ${load} at the end of the run), Node ${process.version}. Absolute times are noisy here; the ratios, measured side by side in one run, are the result.`;
 }
 
 export function writeResults(name, markdown) {

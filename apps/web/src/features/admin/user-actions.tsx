@@ -42,6 +42,10 @@ export function UserActions({ user }: { user: ManagedUser }) {
     onSuccess: async () => {
       setDone(t(`admin.users.done.${action}`, { name: user.name }));
       setAction(null);
+      // A search typed just before may still be loading its first answer, read before this
+      // change; invalidating alone would reuse that fetch (a query without data is not
+      // refetched, only joined), so it is cancelled first and fetched afresh.
+      await queryClient.cancelQueries({ queryKey: ['admin-users'] });
       await queryClient.invalidateQueries({ queryKey: ['admin-users'] });
     },
   });
