@@ -1,9 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { toolById, type ToolId } from '@refract/contracts';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
-import { LoginPage } from '../features/auth/login-page';
-import { SignupPage } from '../features/auth/signup-page';
 import { HomePage } from '../features/home/home-page';
 import { LEGAL_DOCUMENTS, type LegalDocument } from '../features/legal/legal-documents';
 import { LegalPage } from '../features/legal/legal-page';
@@ -14,6 +11,18 @@ import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
 
 // Signed-in pages load on demand: the admin charts alone would double the first download.
+// So do the account pages (and their forms' Mantine parts): the home page does not show them.
+const LoginPage = lazy(() =>
+  import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })),
+);
+const SignupPage = lazy(() =>
+  import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })),
+);
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/forgot-password-page').then((m) => ({
+    default: m.ForgotPasswordPage,
+  })),
+);
 const AdminDashboardPage = lazy(() =>
   import('../features/admin/admin-dashboard-page').then((m) => ({ default: m.AdminDashboardPage })),
 );
@@ -119,11 +128,9 @@ const TOOL_PAGES: Record<ToolId, ReactNode> = {
   blurFace: <BlurFacePage />,
 };
 
-const guarded = (access: Access, page: ReactNode) => (
-  <Guard access={access}>
-    <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>
-  </Guard>
-);
+const loaded = (page: ReactNode) => <Suspense fallback={<FullPageSpinner />}>{page}</Suspense>;
+
+const guarded = (access: Access, page: ReactNode) => <Guard access={access}>{loaded(page)}</Guard>;
 
 const routes: RouteObject[] = [
   {
@@ -132,29 +139,17 @@ const routes: RouteObject[] = [
       { path: '/', element: <HomePage /> },
       {
         path: '/login',
-        element: (
-          <VisitorOnly>
-            <LoginPage />
-          </VisitorOnly>
-        ),
+        element: <VisitorOnly>{loaded(<LoginPage />)}</VisitorOnly>,
       },
       {
         path: '/signup',
-        element: (
-          <VisitorOnly>
-            <SignupPage />
-          </VisitorOnly>
-        ),
+        element: <VisitorOnly>{loaded(<SignupPage />)}</VisitorOnly>,
       },
       {
         path: '/register',
-        element: (
-          <VisitorOnly>
-            <SignupPage />
-          </VisitorOnly>
-        ),
+        element: <VisitorOnly>{loaded(<SignupPage />)}</VisitorOnly>,
       },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/forgot-password', element: loaded(<ForgotPasswordPage />) },
       { path: '/plans', element: <PlansPage /> },
       ...(Object.keys(LEGAL_DOCUMENTS) as LegalDocument[]).map((document) => ({
         path: LEGAL_DOCUMENTS[document].path,

@@ -1,15 +1,28 @@
-import { Modal, Tabs, Text } from '@mantine/core';
+import { Center, Loader, Modal, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@refract/contracts';
 import { AccountGateContext, type WhenSignedIn } from '../../lib/session/account-gate';
 import { useSession } from '../../lib/session/session-context';
-import { LoginForm } from './login-form';
-import { SignupForm } from './signup-form';
+import type { AccountGateTab as Tab } from './account-gate-forms';
 
-type Tab = 'login' | 'signup';
+/**
+ * The forms (and their Mantine parts) are not in the first script: the home page never asks.
+ * A page that may ask fetches them when it mounts (`prepare`), so the dialog opens complete.
+ */
+const loadForms = () => import('./account-gate-forms');
+const AccountGateForms = lazy(() => loadForms().then((m) => ({ default: m.AccountGateForms })));
 
 /**
  * Holds a visitor's submitted work while a dialog asks them to log in or sign up (the same
@@ -39,6 +52,10 @@ export function AccountGateProvider({ children }: { children: ReactNode }) {
     },
     [user],
   );
+  const prepare = useCallback(() => {
+    if (!user) void loadForms();
+  }, [user]);
+  const gate = useMemo(() => ({ whenSignedIn, prepare }), [whenSignedIn, prepare]);
 
   // The session is stored before this runs, so the action's requests carry the new token.
   const signedIn = (next: User) => {
@@ -48,7 +65,7 @@ export function AccountGateProvider({ children }: { children: ReactNode }) {
   };
 
   return (
-    <AccountGateContext.Provider value={whenSignedIn}>
+    <AccountGateContext.Provider value={gate}>
       {children}
       <Modal
         opened={tab !== null}
@@ -61,18 +78,15 @@ export function AccountGateProvider({ children }: { children: ReactNode }) {
         <Text size="sm" c="dimmed" mb="md">
           {t('accountGate.body')}
         </Text>
-        <Tabs value={tab} onChange={(next) => next && setTab(next as Tab)}>
-          <Tabs.List grow>
-            <Tabs.Tab value="login">{t('nav.login')}</Tabs.Tab>
-            <Tabs.Tab value="signup">{t('nav.signup')}</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="login" pt="md">
-            <LoginForm onSignedIn={signedIn} inDialog />
-          </Tabs.Panel>
-          <Tabs.Panel value="signup" pt="md">
-            <SignupForm onSignedUp={signedIn} />
-          </Tabs.Panel>
-        </Tabs>
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader aria-label={t('common.loading')} />
+            </Center>
+          }
+        >
+          <AccountGateForms tab={tab} onTabChange={setTab} onSignedIn={signedIn} />
+        </Suspense>
       </Modal>
     </AccountGateContext.Provider>
   );

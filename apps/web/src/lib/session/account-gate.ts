@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import type { User } from '@refract/contracts';
 
 /**
@@ -9,10 +9,16 @@ import type { User } from '@refract/contracts';
  */
 export type WhenSignedIn = (action: (user: User) => void) => void;
 
-export const AccountGateContext = createContext<WhenSignedIn | null>(null);
+export const AccountGateContext = createContext<{
+  whenSignedIn: WhenSignedIn;
+  /** Fetches the dialog's forms ahead, for a visitor on a page that may ask. */
+  prepare(): void;
+} | null>(null);
 
 export function useWhenSignedIn(): WhenSignedIn {
-  const whenSignedIn = useContext(AccountGateContext);
-  if (!whenSignedIn) throw new Error('useWhenSignedIn outside AccountGateProvider');
+  const gate = useContext(AccountGateContext);
+  if (!gate) throw new Error('useWhenSignedIn outside AccountGateProvider');
+  const { whenSignedIn, prepare } = gate;
+  useEffect(prepare, [prepare]);
   return whenSignedIn;
 }
