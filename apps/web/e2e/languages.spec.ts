@@ -99,10 +99,8 @@ for (const language of ['de', 'es', 'it']) {
   });
 }
 
-test('seeded plan names are translated; a plan an admin names keeps its name', async ({
-  strictPage: page,
-  baseURL,
-}) => {
+/** API requests as the shared e2e admin, its token, and the anonymous context that logged it in. */
+async function adminRequests(baseURL: string) {
   const anonymous = await apiRequest.newContext({ baseURL });
   const login = await anonymous.post('/api/auth/login', { data: E2E_ADMIN });
   const { token } = (await login.json()) as { token: string };
@@ -110,6 +108,14 @@ test('seeded plan names are translated; a plan an admin names keeps its name', a
     baseURL,
     extraHTTPHeaders: { authorization: `Bearer ${token}` },
   });
+  return { admin, anonymous, token };
+}
+
+test('seeded plan names are translated; a plan an admin names keeps its name', async ({
+  strictPage: page,
+  baseURL,
+}) => {
+  const { admin, anonymous } = await adminRequests(baseURL!);
   const name = `Studio ${Date.now()}`;
   const created = await admin.post('/api/subscriptions/plans', {
     data: {
@@ -138,13 +144,7 @@ test('the admin dashboard counts subscribers under the translated plan names', a
   strictPage: page,
   baseURL,
 }) => {
-  const anonymous = await apiRequest.newContext({ baseURL });
-  const login = await anonymous.post('/api/auth/login', { data: E2E_ADMIN });
-  const { token } = (await login.json()) as { token: string };
-  const admin = await apiRequest.newContext({
-    baseURL,
-    extraHTTPHeaders: { authorization: `Bearer ${token}` },
-  });
+  const { admin, anonymous, token } = await adminRequests(baseURL!);
   // A signed-in user's saved language wins; the shared admin gets English back after.
   await admin.post('/api/user/preferred-language', { data: { language: 'ar' } });
   try {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
 import { chooseArabic, field, uniqueEmail } from './helpers';
@@ -18,8 +18,10 @@ const png = () =>
     .png()
     .toBuffer();
 
+type Account = { email: string; password: string };
+
 /** An account made through the API, so the browser stays a visitor until the dialog. */
-async function account(page: Page) {
+async function account(page: Page): Promise<Account> {
   const email = uniqueEmail();
   const password = 'hand-over password 1';
   const res = await page.request.post('/api/auth/register', {
@@ -35,6 +37,14 @@ async function account(page: Page) {
   });
   expect(res.ok(), await res.text()).toBe(true);
   return { email, password };
+}
+
+/** Logs in from the open dialog, which then closes. */
+async function logInFromDialog(dialog: Locator, { email, password }: Account) {
+  await field(dialog, 'Email').fill(email);
+  await field(dialog, 'Password').fill(password);
+  await dialog.getByRole('button', { name: 'Log in' }).click();
+  await expect(dialog).toBeHidden();
 }
 
 /** Counts the requests that send a file to the convert tool. */
@@ -95,10 +105,7 @@ test('a visitor converts after logging in from the dialog, without choosing the 
   await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toBeVisible();
   await page.getByRole('button', { name: 'Convert to WEBP' }).click();
 
-  await field(dialog, 'Email').fill(email);
-  await field(dialog, 'Password').fill(password);
-  await dialog.getByRole('button', { name: 'Log in' }).click();
-  await expect(dialog).toBeHidden();
+  await logInFromDialog(dialog, { email, password });
   await expectWebp(page, 'Download photo.webp');
   expect(posts).toHaveLength(1);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
@@ -130,10 +137,7 @@ test.describe('a session that ends on the server', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     // Sending again asks for the account, then runs the same file.
     await page.getByRole('button', { name: 'Convert to WEBP' }).click();
-    await field(dialog, 'Email').fill(email);
-    await field(dialog, 'Password').fill(password);
-    await dialog.getByRole('button', { name: 'Log in' }).click();
-    await expect(dialog).toBeHidden();
+    await logInFromDialog(dialog, { email, password });
     await expectWebp(page, 'Download photo.webp');
     expect(posts).toHaveLength(2);
   });
@@ -203,10 +207,7 @@ test('a visitor’s batch starts after logging in, with the files still chosen',
   await expect(page.getByText('Log in or sign up to run this batch')).toBeVisible();
   await page.getByTestId('batch-start').click();
   const dialog = page.getByRole('dialog');
-  await field(dialog, 'Email').fill(email);
-  await field(dialog, 'Password').fill(password);
-  await dialog.getByRole('button', { name: 'Log in' }).click();
-  await expect(dialog).toBeHidden();
+  await logInFromDialog(dialog, { email, password });
   const rows = page.getByTestId('batch-row');
   await expect(rows.nth(0)).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   await expect(rows.nth(1)).toHaveAttribute('data-status', 'done');

@@ -55,10 +55,20 @@ const sqlitePath = (dataDir: string) => join(dataDir, 'refract.sqlite');
  */
 function readCacheVersion(kind: DatabaseKind, db: Kysely<Database>, dataDir: string) {
   if (kind === 'postgres') {
-    const query = (name: string) =>
-      db.selectFrom('cache_versions').select('version').where('name', '=', name).compile();
+    // Compiled once (it runs before every cached read); the name is its one parameter.
+    const query = db
+      .selectFrom('cache_versions')
+      .select('version')
+      .where('name', '=', '')
+      .compile();
     return {
-      read: async (name: string) => (await db.executeQuery(query(name))).rows[0]?.version,
+      read: async (name: string) =>
+        (
+          await db.executeQuery<{ version: number }>({
+            ...query,
+            parameters: [name],
+          })
+        ).rows[0]?.version,
       close() {},
     };
   }
