@@ -5,6 +5,8 @@ import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIO_OUTPUTS, VIDEO_OUTPUTS } from '../apps/server/dist/media/av/media-formats.js';
+import { probeMedia } from '../apps/server/dist/media/av/probe.js';
+import { loadConfig } from '../apps/server/dist/config.js';
 import { clip, wav } from './fixtures.mjs';
 import * as lib from './lib.mjs';
 
@@ -72,7 +74,36 @@ const viaApi = (c) =>
 // An admin is unlimited, so the quota does not stop the run; the work per request is the same.
 const refract = await lib.startRefractAsAdmin(lib.port(3), { WORKERS: String(WORKERS) });
 await viaApi(cases[0]); // warm: first upload, probe, encoder list
+/**
+ * What no server can avoid: the upload's bytes crossing loopback to a bare node:http process
+ * that only writes them to disk, and one ffprobe of the file (the probe's only other work, the
+ * playlist scan, runs while the upload streams). Bare ffmpeg plus these is the floor.
+ */
+const sinkPort = lib.port(4);
+const sink = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const { createWriteStream } = require('node:fs');
+    require('node:http').createServer((req, res) => {
+      req.pipe(createWriteStream(process.env.TO)).on('finish', () => res.end('ok'));
+    }).listen(${sinkPort}, '127.0.0.1')`,
+  ],
+  { env: { ...process.env, TO: join(work, 'upload') } },
+);
+while (
+  !(await fetch(`http://127.0.0.1:${sinkPort}/`, { method: 'POST' }).then(
+    (r) => r.ok,
+    () => false,
+  ))
+)
+  await lib.sleep(100);
+const limits = loadConfig({ ...process.env, DATA_DIR: work }).media;
+const uploadToSink = (c) => lib.postFile(`http://127.0.0.1:${sinkPort}/`, '', c.field, c.input);
+const ffprobeAlone = (c) => probeMedia('ffprobe', c.input, limits, { containsIndirection: false });
+
 const rows = [];
+const floors = [];
 for (const c of cases) {
   const times = { bare: [], api: [] };
   // Alternate so both see the same machine noise; keep each one's best.
@@ -80,6 +111,16 @@ for (const c of cases) {
     times.bare.push(await lib.seconds(() => bareFfmpeg(c)));
     times.api.push(await lib.seconds(() => viaApi(c)));
   }
+  const upload = [];
+  const probe = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    upload.push(await lib.seconds(() => uploadToSink(c)));
+    probe.push(await lib.seconds(() => ffprobeAlone(c)));
+  }
+  const floor = (lib.min(times.bare) + lib.min(upload) + lib.min(probe)) / lib.min(times.bare);
+  floors.push(
+    `| ${c.name} | ${lib.min(upload).toFixed(3)} s | ${lib.min(probe).toFixed(3)} s | ${floor.toFixed(3)}× |`,
+  );
   const ratio = lib.min(times.api) / lib.min(times.bare);
   rows.push(
     `| ${c.name} | ${lib.min(times.bare).toFixed(2)} s | ${lib.min(times.api).toFixed(2)} s | ${ratio.toFixed(3)}× | ≤ ${c.goal}×: ${lib.verdict(ratio <= c.goal)} |`,
@@ -99,6 +140,7 @@ for (let i = 0; i < 2; i += 1) {
   );
 }
 await refract.stop();
+sink.kill();
 rmSync(work, { recursive: true, force: true });
 const queuedRatio = lib.min(queued.api) / lib.min(queued.bare);
 
@@ -115,6 +157,14 @@ Bare ffmpeg gets the arguments Refract passes, at the same priority (nice 10), r
 |---|---|---|---|---|
 ${rows.join('\n')}
 | ${QUEUED} × the 1080p clip: queued at once (API, WORKERS=${WORKERS}) against back to back (bare) | ${lib.min(queued.bare).toFixed(2)} s | ${lib.min(queued.api).toFixed(2)} s | ${queuedRatio.toFixed(3)}× | ≤ 1.1×: ${lib.verdict(queuedRatio <= 1.1)} |
+
+The floor: what bare ffmpeg plus the two steps no server can skip cost, measured in the same run (best of ${ROUNDS}):
+the upload (the same multipart request, to a bare node:http process that only writes it to disk) and one ffprobe of the file.
+A ratio through the API below the floor's needs the encode to start before the upload ends.
+
+| job | upload to a bare sink | ffprobe alone | floor: (bare + upload + ffprobe) / bare |
+|---|---|---|---|
+${floors.join('\n')}
 
 Arguments (input and output paths aside), audio: \`${refractArgs({ ...cases[0], input: 'IN' }, 'OUT').join(' ')}\`
 video: \`${refractArgs({ ...video, input: 'IN' }, 'OUT').join(' ')}\`
