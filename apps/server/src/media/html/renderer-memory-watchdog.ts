@@ -71,7 +71,12 @@ export class RendererMemoryWatchdog {
   private timer: NodeJS.Timeout | undefined;
   private watchers = 0;
   private zygotes: number[] = [];
-  private readonly renderers = new Map<number, boolean>();
+  /**
+   * Children known to be renderers. Only a yes is remembered: a child just forked still
+   * carries the zygote's command line until it renames itself, and a no remembered then would
+   * leave that renderer unwatched for good (a busy machine widens that window).
+   */
+  private readonly renderers = new Set<number>();
 
   constructor(
     private readonly browserPid: number,
@@ -118,9 +123,8 @@ export class RendererMemoryWatchdog {
       }
       for (const pid of children) {
         seen.add(pid);
-        let renderer = this.renderers.get(pid);
-        if (renderer === undefined) this.renderers.set(pid, (renderer = isType(pid, 'renderer')));
-        if (renderer && residentBytes(pid) > this.capBytes) {
+        if (!this.renderers.has(pid) && isType(pid, 'renderer')) this.renderers.add(pid);
+        if (this.renderers.has(pid) && residentBytes(pid) > this.capBytes) {
           try {
             process.kill(pid, 'SIGKILL');
           } catch {
@@ -129,6 +133,6 @@ export class RendererMemoryWatchdog {
         }
       }
     }
-    for (const pid of this.renderers.keys()) if (!seen.has(pid)) this.renderers.delete(pid);
+    for (const pid of this.renderers) if (!seen.has(pid)) this.renderers.delete(pid);
   }
 }
