@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { AppError } from '../../lib/app-error.js';
 import { findBrowserPid, RendererMemoryWatchdog } from './renderer-memory-watchdog.js';
 
@@ -42,14 +42,18 @@ export class BrowserOwner {
     // Marks this launch's browser process, so its memory watchdog finds it among others (the
     // rest of the environment is what Playwright would pass anyway).
     const id = randomUUID();
-    const launching: Promise<LiveBrowser> = chromium
-      .launch({
-        executablePath: this.options.executablePath,
-        // Chromium refuses to sandbox as root; everywhere else its sandbox stays on.
-        chromiumSandbox: process.getuid?.() !== 0,
-        args: this.options.args,
-        env: { ...process.env, REFRACT_BROWSER: id },
-      })
+    // Loaded on the first render, not at start: playwright-core adds about 70 MB to a process's
+    // memory, and most processes (workers, a server nobody asks for HTML) never render.
+    const launching: Promise<LiveBrowser> = import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.options.executablePath,
+          // Chromium refuses to sandbox as root; everywhere else its sandbox stays on.
+          chromiumSandbox: process.getuid?.() !== 0,
+          args: this.options.args,
+          env: { ...process.env, REFRACT_BROWSER: id },
+        }),
+      )
       .then((browser) => {
         const pid = findBrowserPid(`REFRACT_BROWSER=${id}`);
         const watchdog = pid
