@@ -113,6 +113,23 @@ test('a visitor converts after logging in from the dialog, without choosing the 
   await expect(page.getByTestId('quota-line')).toBeVisible();
 });
 
+test('the dialog focuses the email field even when its forms arrive after it opened', async ({
+  strictPage: page,
+}) => {
+  // The forms' script is held until the dialog is open, as on a slow network.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/account-gate-forms-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const dialog = await prepareAndSend(page, 'Convert to', 'Convert to WEBP');
+  await expect(dialog.getByRole('heading', { name: 'Log in to continue' })).toBeVisible();
+  await expect(field(dialog, 'Email')).toHaveCount(0);
+  release();
+  await expect(field(dialog, 'Email')).toBeFocused();
+});
+
 test.describe('a session that ends on the server', () => {
   test.use({ expectedHttpErrors: ['401 /api/convert', '401 /api/user/stats'] });
 
