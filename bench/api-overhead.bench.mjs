@@ -1,7 +1,6 @@
 // API throughput with autocannon at 50 connections: a bare node:http server answering the
 // same JSON as the plans endpoint, GET /api/subscriptions/plans (public, from the database)
 // and GET /api/user/stats as a signed-in user (token check, plan, period and usage queries).
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import * as lib from './lib.mjs';
@@ -16,29 +15,17 @@ const refract = await lib.startRefract(lib.port(5));
 const token = await lib.signUp(refract.base, 'api-bench@example.com');
 const plans = await (await fetch(`${refract.base}/api/subscriptions/plans`)).text();
 
-// Its own process, like Refract, so neither shares an event loop with the load generator.
-const barePort = lib.port(6);
-const bare = spawn(
-  process.execPath,
-  [
-    '-e',
-    `require('node:http').createServer((req, res) => {
+const bare = await lib.startBareServer(
+  lib.port(6),
+  `(req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(process.env.BODY);
-  }).listen(${barePort}, '127.0.0.1')`,
-  ],
-  { env: { ...process.env, BODY: plans } },
+  }`,
+  { BODY: plans },
 );
-while (
-  !(await fetch(`http://127.0.0.1:${barePort}/`).then(
-    (r) => r.ok,
-    () => false,
-  ))
-)
-  await lib.sleep(100);
 
 const targets = {
-  bare: { label: 'bare node:http, the same JSON', url: `http://127.0.0.1:${barePort}/` },
+  bare: { label: 'bare node:http, the same JSON', url: bare.url },
   // No database and no sign-in: what the framework and our per-request plumbing cost.
   health: {
     label: 'GET /api/health (no database)',
@@ -66,7 +53,7 @@ const runs = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round += 1)
   for (const [name, t] of Object.entries(targets)) runs[name].push(await cannon(t, SECONDS));
 await refract.stop();
-bare.kill();
+bare.stop();
 
 const rps = (name) => runs[name].reduce((sum, r) => sum + r.requests.average, 0) / ROUNDS;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

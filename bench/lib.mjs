@@ -76,6 +76,27 @@ const post = (url, body, token) =>
   });
 
 /** The built server with an unlimited bench admin (ADMIN_EMAIL), signed in. */
+/**
+ * A bare node:http server in its own process (so it shares no event loop with the load
+ * generator), built from `handler`'s source (`(req, res) => …`); resolves once it answers.
+ */
+export async function startBareServer(port, handler, env = {}) {
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('node:http').createServer(${handler}).listen(${port}, '127.0.0.1')`],
+    { env: { ...process.env, ...env } },
+  );
+  const url = `http://127.0.0.1:${port}/`;
+  while (
+    !(await fetch(url, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await sleep(100);
+  return { url, stop: () => child.kill() };
+}
+
 export async function startRefractAsAdmin(port, env = {}) {
   const admin = { email: 'bench@example.com', password: 'bench password' };
   const refract = await startRefract(port, {

@@ -79,27 +79,15 @@ await viaApi(cases[0]); // warm: first upload, probe, encoder list
  * that only writes them to disk, and one ffprobe of the file (the probe's only other work, the
  * playlist scan, runs while the upload streams). Bare ffmpeg plus these is the floor.
  */
-const sinkPort = lib.port(4);
-const sink = spawn(
-  process.execPath,
-  [
-    '-e',
-    `const { createWriteStream } = require('node:fs');
-    require('node:http').createServer((req, res) => {
-      req.pipe(createWriteStream(process.env.TO)).on('finish', () => res.end('ok'));
-    }).listen(${sinkPort}, '127.0.0.1')`,
-  ],
-  { env: { ...process.env, TO: join(work, 'upload') } },
+const sink = await lib.startBareServer(
+  lib.port(4),
+  `(req, res) => {
+    req.pipe(require('node:fs').createWriteStream(process.env.TO)).on('finish', () => res.end('ok'));
+  }`,
+  { TO: join(work, 'upload') },
 );
-while (
-  !(await fetch(`http://127.0.0.1:${sinkPort}/`, { method: 'POST' }).then(
-    (r) => r.ok,
-    () => false,
-  ))
-)
-  await lib.sleep(100);
 const limits = loadConfig({ ...process.env, DATA_DIR: work }).media;
-const uploadToSink = (c) => lib.postFile(`http://127.0.0.1:${sinkPort}/`, '', c.field, c.input);
+const uploadToSink = (c) => lib.postFile(sink.url, '', c.field, c.input);
 const ffprobeAlone = (c) => probeMedia('ffprobe', c.input, limits, { containsIndirection: false });
 
 const rows = [];
@@ -140,7 +128,7 @@ for (let i = 0; i < 2; i += 1) {
   );
 }
 await refract.stop();
-sink.kill();
+sink.stop();
 rmSync(work, { recursive: true, force: true });
 const queuedRatio = lib.min(queued.api) / lib.min(queued.bare);
 

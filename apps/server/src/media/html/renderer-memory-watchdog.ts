@@ -123,8 +123,11 @@ export class RendererMemoryWatchdog {
       }
       for (const pid of children) {
         seen.add(pid);
-        if (!this.renderers.has(pid) && isType(pid, 'renderer')) this.renderers.add(pid);
-        if (this.renderers.has(pid) && residentBytes(pid) > this.capBytes) {
+        if (!this.renderers.has(pid)) {
+          if (!isType(pid, 'renderer')) continue;
+          this.renderers.add(pid);
+        }
+        if (residentBytes(pid) > this.capBytes) {
           try {
             process.kill(pid, 'SIGKILL');
           } catch {
