@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
+import { handleProcessFaults } from './lib/process-faults.js';
 import { openDatabase } from './db/database.js';
 import { detectEngines } from './media/engines.js';
 import { APP_VERSION } from './app-context.js';
@@ -19,7 +20,7 @@ async function main() {
 
   // Stop accepting, let requests and jobs finish within SHUTDOWN_TIMEOUT, then end the rest
   // (requests answered 503, jobs handed back to the queue); exit whatever else hangs.
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     const timeout = config.shutdownTimeoutMs;
     app.log.info(`${signal} received: draining for up to ${timeout / 1000} s`);
     setTimeout(() => requests.endOpenRequests(), timeout).unref();
@@ -29,10 +30,11 @@ async function main() {
     }, timeout + 5000).unref();
     await app.close();
     await database.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handleProcessFaults(app.log, (reason) => void shutdown(reason, 1));
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Refract ${APP_VERSION} on ${config.publicUrl} (db: ${database.kind})`);

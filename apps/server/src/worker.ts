@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { handleProcessFaults } from './lib/process-faults.js';
 import { APP_VERSION } from './app-context.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -34,7 +35,7 @@ async function main() {
 
   // Takes no more jobs, lets running ones finish within SHUTDOWN_TIMEOUT, then hands the rest
   // back to the queue; exits even if Redis or the database never answer.
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     const timeout = config.shutdownTimeoutMs;
     log.info(`${signal} received: finishing running jobs for up to ${timeout / 1000} s`);
     setTimeout(() => {
@@ -43,10 +44,11 @@ async function main() {
     }, timeout + 5000).unref();
     await jobs.close(timeout);
     await database.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handleProcessFaults(log, (reason) => void shutdown(reason, 1));
   log.info(
     `Refract ${APP_VERSION} worker: ${config.jobs.workers} at a time from "${config.jobs.queueName}"`,
   );

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { createRequire } from 'node:module';
+import { magickVersion } from './image/magick.js';
 import type { EngineStatus, Health } from '@refract/contracts';
 import { faceModelStatus } from './faces/face-detector.js';
 import { segmentationModelStatus } from './segmentation/person-segmenter.js';
@@ -34,11 +33,8 @@ async function detectSharp(): Promise<Engines['sharp']> {
 
 async function detectMagick(): Promise<EngineStatus> {
   try {
-    const { initializeImageMagick, Magick } = await import('@imagemagick/magick-wasm');
-    const require = createRequire(import.meta.url);
-    const wasm = await readFile(require.resolve('@imagemagick/magick-wasm/magick.wasm'));
-    await initializeImageMagick(wasm);
-    return { available: true, version: Magick.imageMagickVersion.split(' ')[1] ?? null };
+    const version = await magickVersion();
+    return { available: true, version: version.split(' ')[1] ?? null };
   } catch {
     return missing;
   }

@@ -80,3 +80,115 @@ export async function pngHtmlPolyglot() {
     Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>'),
   ]);
 }
+
+/**
+ * A small file that decodes to `side`² pixels: an 8-bit BMP whose rows are RLE8 runs of 255
+ * pixels (2 bytes each), so 9999×9999 (100 MP) is about 800 KB.
+ */
+export function rle8Bmp(side = 9999) {
+  const row: number[] = [];
+  for (let left = side; left > 0; left -= 255) row.push(Math.min(255, left), 1);
+  row.push(0, 0); // end of line
+  const pixels = Buffer.alloc(row.length * side + 2);
+  const rowBytes = Buffer.from(row);
+  for (let y = 0; y < side; y += 1) rowBytes.copy(pixels, y * row.length);
+  pixels.writeUInt16BE(0x0001, pixels.length - 2); // end of bitmap
+  const palette = Buffer.alloc(256 * 4);
+  palette.writeUInt32LE(0x00ff0000, 4); // index 1: red
+  const header = Buffer.alloc(14 + 40);
+  const offset = header.length + palette.length;
+  header.write('BM', 0, 'latin1');
+  header.writeUInt32LE(offset + pixels.length, 2);
+  header.writeUInt32LE(offset, 10);
+  header.writeUInt32LE(40, 14);
+  header.writeInt32LE(side, 18);
+  header.writeInt32LE(side, 22);
+  header.writeUInt16LE(1, 26);
+  header.writeUInt16LE(8, 28);
+  header.writeUInt32LE(1, 30); // BI_RLE8
+  header.writeUInt32LE(pixels.length, 34);
+  header.writeUInt32LE(256, 46);
+  return Buffer.concat([header, palette, pixels]);
+}
+
+/** A PSD header declaring `side`² RGB pixels in RLE, with only a few bytes behind it. */
+export function psdOfSize(side = 30_000) {
+  const header = Buffer.alloc(26);
+  header.write('8BPS', 0, 'latin1');
+  header.writeUInt16BE(1, 4); // version
+  header.writeUInt16BE(3, 12); // channels
+  header.writeUInt32BE(side, 14); // height
+  header.writeUInt32BE(side, 18); // width
+  header.writeUInt16BE(8, 22); // depth
+  header.writeUInt16BE(3, 24); // RGB
+  // Empty colour-mode, resource and layer sections, then RLE image data (compression 1).
+  return Buffer.concat([header, Buffer.alloc(12), Buffer.from([0, 1]), Buffer.alloc(64)]);
+}
+
+/** A run-length TGA header declaring 65535×65535, each packet a run of 128 pixels. */
+export function tgaOfSize(side = 65_535) {
+  const header = Buffer.alloc(18);
+  header[2] = 10; // RLE true colour
+  header.writeUInt16LE(side, 12);
+  header.writeUInt16LE(side, 14);
+  header[16] = 24;
+  const packets = Buffer.alloc(4 * 4096);
+  for (let i = 0; i < packets.length; i += 4) packets[i] = 0xff; // run of 128, one pixel
+  return Buffer.concat([header, packets]);
+}
+
+/** A DDS header declaring `side`² uncompressed RGBA pixels, with none behind it. */
+export function ddsOfSize(side = 16_384) {
+  const dds = Buffer.alloc(128);
+  dds.write('DDS ', 0, 'latin1');
+  dds.writeUInt32LE(124, 4);
+  dds.writeUInt32LE(0x1 | 0x2 | 0x4 | 0x1000, 8); // caps, height, width, pixel format
+  dds.writeUInt32LE(side, 12);
+  dds.writeUInt32LE(side, 16);
+  dds.writeUInt32LE(32, 76); // pixel format size
+  dds.writeUInt32LE(0x41, 80); // RGB with alpha
+  dds.writeUInt32LE(32, 88);
+  dds.writeUInt32LE(0x00ff0000, 92);
+  dds.writeUInt32LE(0x0000ff00, 96);
+  dds.writeUInt32LE(0x000000ff, 100);
+  dds.writeUInt32LE(0xff000000, 104);
+  dds.writeUInt32LE(0x1000, 108);
+  return dds;
+}
+
+/** A GIF whose screen is 65535² and whose 200 frames each claim all of it. */
+export function gifOfSize(side = 65_535, frames = 200) {
+  const head = Buffer.alloc(13);
+  head.write('GIF89a', 0, 'latin1');
+  head.writeUInt16LE(side, 6);
+  head.writeUInt16LE(side, 8);
+  const frame = Buffer.alloc(10 + 4);
+  frame[0] = 0x2c; // image descriptor
+  frame.writeUInt16LE(side, 5);
+  frame.writeUInt16LE(side, 7);
+  frame[10] = 2; // LZW minimum code size
+  frame[11] = 1; // one data byte
+  frame[12] = 0x44;
+  frame[13] = 0; // end of data
+  return Buffer.concat([head, ...Array.from({ length: frames }, () => frame), Buffer.from([0x3b])]);
+}
+
+/**
+ * A HEIC whose image of `from` size declares `width`×`height` in its ispe box while its stream
+ * stays small: what heif-info reads is what a grid or a hostile second image declares.
+ */
+export function heicDeclaring(heic: Buffer, from: [number, number], width: number, height: number) {
+  const out = Buffer.from(heic);
+  // An ispe box: size, type, version and flags, then width and height.
+  for (
+    let at = out.indexOf('ispe', 0, 'latin1');
+    at >= 0;
+    at = out.indexOf('ispe', at + 1, 'latin1')
+  ) {
+    if (out.readUInt32BE(at + 8) !== from[0] || out.readUInt32BE(at + 12) !== from[1]) continue;
+    out.writeUInt32BE(width, at + 8);
+    out.writeUInt32BE(height, at + 12);
+    return out;
+  }
+  throw new Error(`no image of ${from.join('×')} in this HEIC`);
+}

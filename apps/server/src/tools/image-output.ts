@@ -33,8 +33,18 @@ export const ANIMATED_OUTPUTS = new Set<ImageFormat>(['gif', 'webp', 'mp4', 'web
 const VIDEO_ARGS: Record<'mp4' | 'webm' | 'mov', string[]> = {
   mp4: ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
   mov: ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
-  webm: ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuv420p', '-b:v', '0', '-crf', '32'],
+  webm: [
+    ...['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuv420p', '-b:v', '0', '-crf', '32'],
+    // libvpx's default (cpu-used 0) took two minutes on one large still: the quick good preset.
+    ...['-deadline', 'good', '-cpu-used', '5', '-row-mt', '1'],
+  ],
 };
+
+/**
+ * The largest side of a video made from an image. A 4000×4000 PNG as a full-size clip ran ffmpeg
+ * at 3.3 GB; a still or a GIF needs no more than full HD to look right on a screen.
+ */
+export const VIDEO_MAX_SIDE = 1920;
 
 /** Writes `pipeline` as `format` to `path`, through sharp, ImageMagick, potrace or ffmpeg. */
 export async function writeImage(
@@ -58,7 +68,8 @@ export async function writeImage(
   }
   if (engine === 'magick') {
     const png = await inImageSlot(() => pipeline.png().toBuffer(), signal);
-    const encoded = await encodeFromPng(png, MAGICK_NAMES[format as keyof typeof MAGICK_NAMES]);
+    const target = MAGICK_NAMES[format as keyof typeof MAGICK_NAMES];
+    const encoded = await inImageSlot(() => encodeFromPng(png, target, signal), signal);
     // ImageMagick writes a cursor as an icon (type 1): made a real one here.
     await writeFile(path, format === 'cur' ? toCursor(encoded) : encoded);
     return;
@@ -67,7 +78,7 @@ export async function writeImage(
     const png = join(workDir, 'heif-source.png');
     try {
       await inImageSlot(() => pipeline.png().toFile(png), signal);
-      await encodeHeif(png, path, signal);
+      await inImageSlot(() => encodeHeif(png, path, signal), signal);
     } finally {
       await rm(png, { force: true });
     }
@@ -79,19 +90,26 @@ export async function writeImage(
   }
   if (engine === 'ffmpeg') {
     const frames = join(workDir, animated ? 'frames.gif' : 'frame.png');
-    await inImageSlot(() => (animated ? pipeline.gif() : pipeline.png()).toFile(frames), signal);
+    const bounded = pipeline.resize(VIDEO_MAX_SIDE, VIDEO_MAX_SIDE, {
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+    await inImageSlot(() => (animated ? bounded.gif() : bounded.png()).toFile(frames), signal);
     // A still image becomes a 3-second clip; an animation keeps its own timing.
     const input = animated
       ? ['-i', frames]
       : ['-loop', '1', '-t', '3', '-framerate', '25', '-i', frames];
     const evenSize = ['-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
-    await runFfmpeg(config.engines.ffmpeg, [
-      ...input,
-      ...evenSize,
-      ...VIDEO_ARGS[format as 'mp4'],
-      '-an',
-      path,
-    ]);
+    // In an image slot like every other step, stopped when the client leaves.
+    await inImageSlot(
+      () =>
+        runFfmpeg(
+          config.engines.ffmpeg,
+          [...input, ...evenSize, ...VIDEO_ARGS[format as 'mp4'], '-an', path],
+          { signal },
+        ),
+      signal,
+    );
     return;
   }
   throw new Error(`No engine writes ${format}`);

@@ -4,6 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EngineStatus } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
+import { imageTooLarge, MAX_INPUT_PIXELS } from './pipeline.js';
 
 /**
  * HEIC/HEIF through Debian's libheif command-line tools (package libheif-examples):
@@ -17,8 +18,13 @@ const ENCODER = 'heif-enc';
  * "fast"); past two minutes the tool is stopped.
  */
 const TIME_LIMIT_MS = 120_000;
-/** The largest side heif-info may report before anything is decoded (a pixel bomb's shape). */
-const MAX_SIDE = 16_384;
+/**
+ * Address space each tool may map (prlimit): a 12 MP photo decodes in about 110 MB and encodes
+ * in about 250 MB, 100 MP in under 1 GB; a hostile stream fails at the bound, not at the
+ * machine's memory. x265 maps more (a thread pool per core), so the encoder gets more.
+ */
+const DECODE_MEMORY = 2 * 1024 ** 3;
+const ENCODE_MEMORY = 4 * 1024 ** 3;
 
 interface Output {
   stdout: string;
@@ -26,12 +32,23 @@ interface Output {
   failed: boolean;
 }
 
-/** Runs a tool with an argument array (never a shell), time-limited, output kept either way. */
-function run(command: string, args: string[], signal?: AbortSignal): Promise<Output> {
+/**
+ * Runs a tool with an argument array (never a shell), time-limited, its address space bounded
+ * by prlimit when one is given, output kept either way.
+ */
+function run(
+  command: string,
+  args: string[],
+  signal?: AbortSignal,
+  memory?: number,
+): Promise<Output> {
+  const [file, argv] = memory
+    ? ['prlimit', [`--as=${memory}`, '--', command, ...args]]
+    : [command, args];
   return new Promise((resolve) => {
     execFile(
-      command,
-      args,
+      file,
+      argv,
       { timeout: TIME_LIMIT_MS, maxBuffer: 1024 * 1024, signal, windowsHide: true },
       (err, stdout, stderr) => resolve({ stdout, stderr, failed: Boolean(err) }),
     );
@@ -61,29 +78,45 @@ const invalid = () =>
 const beside = (near: string, extension: string) =>
   join(dirname(near), `heif-${randomBytes(6).toString('hex')}.${extension}`);
 
+/** The top-level images heif-info lists, in heif-convert's order, and which is the primary. */
+export function heifImages(info: string) {
+  const images = [...info.matchAll(/^image: (\d+)x(\d+) \(id=\d+\)(, primary)?/gm)].map((m) => ({
+    pixels: Number(m[1]) * Number(m[2]),
+    primary: m[3] !== undefined,
+  }));
+  return {
+    images,
+    primary: Math.max(
+      0,
+      images.findIndex((image) => image.primary),
+    ),
+  };
+}
+
 /**
- * Decodes a HEIC/HEIF file's primary image to PNG bytes (alpha kept). Its size is read first
- * and held to MAX_SIDE so a hostile header cannot make the decoder allocate gigabytes.
+ * Decodes a HEIC/HEIF file's primary image to PNG bytes (alpha kept). heif-convert decodes every
+ * top-level image, not only the primary one, so the sizes of all of them are read first and held
+ * together to the general pixel limit (a 47 KB grid declares 268 MP; a file's second image can be
+ * far larger than its first). Callers hold an image slot; `signal` ends the tool.
  */
 export async function decodeHeif(path: string, signal?: AbortSignal): Promise<Buffer> {
   if (!(await libheifStatus()).available)
     throw new AppError(415, 'unsupported_media_type', 'HEIC/HEIF is not readable on this server');
   const info = await run('heif-info', [path], signal);
-  const size = info.stdout.match(/image: (\d+)x(\d+)/);
-  if (info.failed || !size) throw invalid();
-  if (Math.max(Number(size[1]), Number(size[2])) > MAX_SIDE)
-    throw new AppError(
-      422,
-      'image_too_large',
-      `The image is larger than ${MAX_SIDE} pixels a side`,
-    );
+  const { images, primary } = heifImages(info.stdout);
+  if (info.failed || images.length === 0) throw invalid();
+  if (images.reduce((sum, image) => sum + image.pixels, 0) > MAX_INPUT_PIXELS)
+    throw imageTooLarge();
   const png = beside(path, 'png');
+  // With several images heif-convert numbers its outputs: name-1.png, name-2.png, ...
+  const outputs =
+    images.length === 1 ? [png] : images.map((_, i) => png.replace(/\.png$/, `-${i + 1}.png`));
   try {
-    const decoded = await run(DECODER, [path, png], signal);
+    const decoded = await run(DECODER, ['--quiet', path, png], signal, DECODE_MEMORY);
     if (decoded.failed) throw invalid();
-    return await readFile(png);
+    return await readFile(outputs[primary]!);
   } finally {
-    await rm(png, { force: true });
+    await Promise.all(outputs.map((output) => rm(output, { force: true })));
   }
 }
 
@@ -93,6 +126,7 @@ export async function encodeHeif(pngPath: string, path: string, signal?: AbortSi
     ENCODER,
     ['-q', '60', '-p', 'preset=fast', pngPath, '-o', path],
     signal,
+    ENCODE_MEMORY,
   );
   if (encoded.failed)
     throw new AppError(500, 'processing_failed', 'The HEIC encoder failed on this image');

@@ -1,52 +1,105 @@
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MagickFormat as MagickFormatEnum } from '@imagemagick/magick-wasm';
+import { AppError } from '../../lib/app-error.js';
+import { runWorkerTask } from '../worker-task.js';
 
-type MagickModule = typeof import('@imagemagick/magick-wasm');
+export type MagickFormatName = keyof typeof MagickFormatEnum;
 
-let ready: Promise<MagickModule> | undefined;
+/**
+ * ImageMagick compiled to WebAssembly: no shell, no delegates, no files outside its sandbox. It
+ * runs in a worker thread per task (worker-task.ts), never on the event loop: its decoders are
+ * plain loops that held every request for seconds on one large BMP, and the memory its pixel
+ * cache took (1.9 GB for 100 MP, floats per channel) was never given back. Ending the worker
+ * after each task gives it back; its start (the .wasm, about 20 MB) costs a fraction of a second,
+ * paid only by the rare formats that need it.
+ */
+const require = createRequire(import.meta.url);
+const MODULE = require.resolve('@imagemagick/magick-wasm');
+const WASM = require.resolve('@imagemagick/magick-wasm/magick.wasm');
 
-/** ImageMagick compiled to WebAssembly: no shell, no delegates, no files outside its sandbox. */
-export function magick(): Promise<MagickModule> {
-  ready ??= (async () => {
-    const module = await import('@imagemagick/magick-wasm');
-    const require = createRequire(import.meta.url);
-    await module.initializeImageMagick(
-      await readFile(require.resolve('@imagemagick/magick-wasm/magick.wasm')),
+/**
+ * The most pixels ImageMagick may decode. Its pixel cache holds 16 bytes a pixel, so this keeps
+ * one task near 1 GB; libvips formats keep the general 100 MP limit (pipeline.ts).
+ */
+export const MAGICK_MAX_PIXELS = 50_000_000;
+/** A 50 MP PSD decodes in a few seconds on an idle core; past this the task is stopped. */
+const TIME_LIMIT_MS = 60_000;
+
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+const m = require(workerData.module);
+const { task, format, target, bytes, maxPixels } = workerData;
+const answer = (data) => {
+  const result = new Uint8Array(data);
+  parentPort.postMessage({ result }, [result.buffer]);
+};
+m.initializeImageMagick(readFileSync(workerData.wasm)).then(() => {
+  if (task === 'version') return parentPort.postMessage({ result: m.Magick.imageMagickVersion });
+  m.ResourceLimits.width = 16384n;
+  m.ResourceLimits.height = 16384n;
+  m.ResourceLimits.area = BigInt(maxPixels);
+  m.ResourceLimits.listLength = 64n;
+  // Its pixel cache may not spill to "disk", which in WebAssembly is memory too.
+  m.ResourceLimits.disk = 0n;
+  const settings = new m.MagickReadSettings({ format: m.MagickFormat[format] });
+  // The header first: an image over the limit is refused before a pixel is decoded.
+  const info = m.MagickImageInfo.create(bytes, settings);
+  if (info.width * info.height > maxPixels)
+    return parentPort.postMessage({ error: 'over the pixel limit', code: 'image_too_large' });
+  m.ImageMagick.read(bytes, settings, (image) => {
+    if (task === 'decode') return image.write(m.MagickFormat.Png, answer);
+    // Icons are at most 256×256.
+    if ((target === 'Ico' || target === 'Cur') && (image.width > 256 || image.height > 256))
+      image.resize(256, 256);
+    return image.write(m.MagickFormat[target], answer);
+  });
+}).catch((err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
+`;
+
+const tooLarge = () =>
+  new AppError(
+    422,
+    'image_too_large',
+    `The image is larger than ${MAGICK_MAX_PIXELS / 1_000_000} megapixels, the most this format is read at`,
+  );
+
+async function inWorker(
+  data: { task: 'decode' | 'encode'; format: MagickFormatName; target?: MagickFormatName },
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  try {
+    const result = await runWorkerTask<Uint8Array>(
+      WORKER,
+      { ...data, bytes, module: MODULE, wasm: WASM, maxPixels: MAGICK_MAX_PIXELS },
+      { signal, timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
     );
-    // Bound what a hostile file can make it allocate.
-    module.ResourceLimits.width = 16_384n;
-    module.ResourceLimits.height = 16_384n;
-    module.ResourceLimits.area = 100_000_000n;
-    return module;
-  })();
-  return ready;
+    return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'image_too_large') throw tooLarge();
+    throw err;
+  }
 }
 
-/** Decodes a format sharp cannot read (bmp, ico, psd, ...) to PNG bytes. */
-export async function decodeToPng(
-  bytes: Uint8Array,
-  format: keyof typeof MagickFormatEnum,
-): Promise<Buffer> {
-  const m = await magick();
-  const settings = new m.MagickReadSettings({ format: m.MagickFormat[format] });
-  return m.ImageMagick.read(bytes, settings, (image) => {
-    // ICO/CUR hold several sizes; the first frame read is the largest one ImageMagick picked.
-    return image.write(m.MagickFormat.Png, (data) => Buffer.from(data));
-  });
+/** ImageMagick's version line, read in a worker like every other task (for /api/health). */
+export function magickVersion(): Promise<string> {
+  return runWorkerTask<string>(
+    WORKER,
+    { task: 'version', module: MODULE, wasm: WASM },
+    { timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
+  );
+}
+
+/**
+ * Decodes a format sharp cannot read (bmp, ico, psd, ...) to PNG bytes. ICO/CUR hold several
+ * sizes; the first frame read is the largest one ImageMagick picked. Callers hold an image slot.
+ */
+export function decodeToPng(bytes: Uint8Array, format: MagickFormatName, signal?: AbortSignal) {
+  return inWorker({ task: 'decode', format }, bytes, signal);
 }
 
 /** Encodes PNG bytes as a format only ImageMagick writes (bmp, ico, pdf, ...). */
-export async function encodeFromPng(
-  png: Buffer,
-  format: keyof typeof MagickFormatEnum,
-): Promise<Buffer> {
-  const m = await magick();
-  return m.ImageMagick.read(png, (image) => {
-    if (format === 'Ico' || format === 'Cur') {
-      // Icons are at most 256×256.
-      if (image.width > 256 || image.height > 256) image.resize(256, 256);
-    }
-    return image.write(m.MagickFormat[format], (data) => Buffer.from(data));
-  });
+export function encodeFromPng(png: Buffer, format: MagickFormatName, signal?: AbortSignal) {
+  return inWorker({ task: 'encode', format: 'Png', target: format }, png, signal);
 }

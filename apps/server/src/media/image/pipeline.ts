@@ -116,8 +116,12 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
   try {
     if (format === 'svg') input = await loadSvg(path);
     const magickFormat = MAGICK_INPUTS[format];
-    if (magickFormat) input = await decodeToPng(await readFile(path), magickFormat);
-    if (format === 'heif') input = await decodeHeif(path, signal);
+    // Both decode off the event loop (a worker thread, a child process), holding an image slot.
+    if (magickFormat) {
+      const bytes = await readFile(path);
+      input = await inImageSlot(() => decodeToPng(bytes, magickFormat, signal), signal);
+    }
+    if (format === 'heif') input = await inImageSlot(() => decodeHeif(path, signal), signal);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();

@@ -1,13 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EngineStatus } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
-import { tensorflow, type Tf } from '../tfjs-wasm.js';
+import { ModelWorker } from '../model-worker.js';
+import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
  * Person segmentation with MediaPipe's Selfie Segmentation model (Apache-2.0), committed as a
  * TensorFlow.js graph model under apps/server/models (its README names the source and hashes),
- * run by the shared TensorFlow.js WebAssembly runtime. Loaded once, on first use, and shared.
+ * run by TensorFlow.js on WebAssembly in a worker thread. Loaded once, on first use, and shared.
  */
 const MODEL_DIR = fileURLToPath(new URL('../../../models/selfie-segmentation/', import.meta.url));
 const MODEL_JSON = `${MODEL_DIR}selfie.json`;
@@ -19,13 +20,6 @@ export const SEGMENTATION_SIDE = 256;
 /** Past this many inferences waiting their turn, more are refused rather than queued without end. */
 const MAX_WAITING = 8;
 
-type GraphModel = Awaited<ReturnType<Tf['loadGraphModel']>>;
-
-interface Segmenter {
-  tf: Tf;
-  model: GraphModel;
-}
-
 /** Whether the model files are there (for /api/health; loads nothing). */
 export function segmentationModelStatus(): EngineStatus {
   return existsSync(MODEL_JSON)
@@ -33,83 +27,85 @@ export function segmentationModelStatus(): EngineStatus {
     : { available: false, version: null };
 }
 
-async function loadSegmenter(): Promise<Segmenter> {
-  const tf = await tensorflow();
-  const manifest = JSON.parse(readFileSync(MODEL_JSON, 'utf8')) as {
-    modelTopology: object;
-    format: string;
-    signature: object;
-    weightsManifest: { paths: string[]; weights: object[] }[];
-  };
-  const group = manifest.weightsManifest[0]!;
-  const weights = readFileSync(`${MODEL_DIR}${group.paths[0]}`);
-  // Loaded from memory: tfjs's own file loader would treat a path as a URL to fetch.
-  const model = await tf.loadGraphModel({
+/**
+ * The segmenter's worker: the runtime and the model, loaded once from memory (tfjs's own file
+ * loader would treat a path as a URL to fetch). An inference took about a tenth of a second of
+ * one core, on the event loop before.
+ */
+const WORKER = `${TFJS_WORKER_START}
+const { readFileSync } = require('node:fs');
+const ready = (async () => {
+  await backend;
+  const manifest = JSON.parse(readFileSync(workerData.modelJson, 'utf8'));
+  const group = manifest.weightsManifest[0];
+  const weights = readFileSync(workerData.modelDir + group.paths[0]);
+  return tf.loadGraphModel({
     load: async () => ({
       modelTopology: manifest.modelTopology,
       format: manifest.format,
       signature: manifest.signature,
-      weightSpecs: group.weights as never,
+      weightSpecs: group.weights,
       weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
     }),
   });
-  return { tf, model };
+})();
+parentPort.on('message', async ({ id, rgb, side }) => {
+  try {
+    const model = await ready;
+    const output = tf.tidy(() =>
+      model.execute(tf.tensor4d(Float32Array.from(rgb, (v) => v / 255), [1, side, side, 3])));
+    try {
+      const probabilities = await output.data();
+      const mask = Uint8Array.from(probabilities, (p) => Math.round(p * 255));
+      parentPort.postMessage({ id, result: mask }, [mask.buffer]);
+    } finally {
+      output.dispose();
+    }
+  } catch (err) {
+    parentPort.postMessage({ id, error: String((err && err.message) || err) });
+  }
+});
+`;
+
+let segmenter: ModelWorker | undefined;
+
+function getSegmenter(): ModelWorker {
+  segmenter ??= new ModelWorker(
+    WORKER,
+    {
+      ...tfjsPaths(),
+      modelJson: MODEL_JSON,
+      modelDir: MODEL_DIR,
+    },
+    {
+      maxWaiting: MAX_WAITING,
+      heapMb: 512,
+      busy: () =>
+        new AppError(503, 'server_busy', 'Background removal is busy. Please try again shortly.', {
+          'retry-after': '5',
+        }),
+    },
+  );
+  return segmenter;
 }
 
-let segmenter: Promise<Segmenter> | undefined;
-/** Inferences run one after another: the WebAssembly backend uses one thread. */
-let queue: Promise<unknown> = Promise.resolve();
-let waiting = 0;
-
-async function getSegmenter(): Promise<Segmenter> {
-  segmenter ??= loadSegmenter();
+/**
+ * The person mask (one byte a pixel, 0 to 255) of 256×256 RGB pixels. A request that went away
+ * or ran out of time while waiting answers at once; its inference's result is dropped.
+ */
+export async function segmentPerson(rgb: Buffer, signal?: AbortSignal): Promise<Buffer> {
+  const side = SEGMENTATION_SIDE;
+  if (rgb.length !== side * side * 3) throw new Error('the model takes 256×256 RGB pixels');
+  const input = new Uint8Array(rgb);
   try {
-    return await segmenter;
+    const mask = await getSegmenter().run<Uint8Array>({ rgb: input, side }, signal, [input.buffer]);
+    return Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength);
   } catch (err) {
-    segmenter = undefined;
+    if (err instanceof AppError || signal?.aborted) throw err;
     throw new AppError(
       503,
       'engine_unavailable',
       `Background removal is not available on this server (${(err as Error).message})`,
     );
   }
-}
-
-/**
- * The person mask of an image given as 256×256 RGB pixels: 256×256 bytes, 255 where the model is
- * sure of a person, 0 where it is sure of background, its probability in between.
- */
-export async function segmentPerson(rgb: Buffer, signal?: AbortSignal): Promise<Buffer> {
-  const side = SEGMENTATION_SIDE;
-  if (rgb.length !== side * side * 3) throw new Error('the model takes 256×256 RGB pixels');
-  if (waiting >= MAX_WAITING)
-    throw new AppError(
-      503,
-      'server_busy',
-      'Background removal is busy. Please try again shortly.',
-      {
-        'retry-after': '5',
-      },
-    );
-  const { tf, model } = await getSegmenter();
-  waiting += 1;
-  const run = queue.then(async () => {
-    // A request that went away or ran out of time while waiting never starts its inference.
-    signal?.throwIfAborted();
-    const output = tf.tidy(() => {
-      const input = tf.tensor4d(
-        Float32Array.from(rgb, (v) => v / 255),
-        [1, side, side, 3],
-      );
-      return model.execute(input) as ReturnType<Tf['tensor']>;
-    });
-    try {
-      const probabilities = await output.data();
-      return Buffer.from(Uint8Array.from(probabilities, (p) => Math.round(p * 255)));
-    } finally {
-      output.dispose();
-    }
-  });
-  queue = run.catch(() => undefined).finally(() => (waiting -= 1));
-  return run;
 }

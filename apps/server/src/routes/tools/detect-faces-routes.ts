@@ -6,6 +6,7 @@ import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js
 import { loadImage, toImageError } from '../../media/image/pipeline.js';
 import { inImageSlot } from '../../media/image/slots.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
+import { abortOnClientGone } from './tool-routes.js';
 
 /**
  * POST /api/detect-faces: where the faces are, for the face-blur page to place its areas on.
@@ -39,22 +40,25 @@ export const detectFacesRoutes =
           response: { 200: detectFacesResponseSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const workDir = await createWorkDir(context.config.dataDir);
+        // Every step stops when the client leaves: a decode waiting for its slot, the model's turn.
+        const { signal, disarm } = abortOnClientGone(reply.raw);
         try {
           const upload = await receiveUpload(request, 'image', maxBytes, workDir);
-          const image = await loadImage(upload.path!);
+          const image = await loadImage(upload.path!, signal);
           let source: { width: number; height: number };
           let pixels: Awaited<ReturnType<typeof detectionPixels>>;
           try {
-            source = (await inImageSlot(() => image.pipeline().metadata())).autoOrient;
-            pixels = await inImageSlot(() => detectionPixels(image.pipeline()));
+            source = (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
+            pixels = await inImageSlot(() => detectionPixels(image.pipeline()), signal);
           } catch (err) {
             throw toImageError(err);
           }
-          const faces: DetectedFace[] = await detectFaces(pixels, source);
+          const faces: DetectedFace[] = await detectFaces(pixels, source, signal);
           return { faces };
         } finally {
+          disarm();
           await removeWorkDir(workDir);
         }
       },

@@ -22,7 +22,7 @@ import { toolDocs } from './tool-docs.js';
  * 'close' before it has finished means exactly that; the request's own 'close' also fires when
  * its body has simply been read, so it is not used.
  */
-function abortOnClientGone(response: ServerResponse) {
+export function abortOnClientGone(response: ServerResponse) {
   const controller = new AbortController();
   const onClose = () => {
     if (!response.writableFinished) controller.abort(clientGone());

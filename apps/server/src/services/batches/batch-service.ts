@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import yazl from 'yazl';
 import { batchHasEnded, type Batch, type BatchFile, type Service } from '@refract/contracts';
 import type { BatchesRepository, BatchRow } from '../../db/repositories/batches-repository.js';
 import type { JobRow } from '../../db/repositories/jobs-repository.js';
@@ -12,6 +10,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { batchResultName, uniqueNames } from '../../tools/batch-names.js';
 import type { QuotaService, Reservation } from '../quota-service.js';
 import { jobDir, removeJobDir } from '../jobs/job-files.js';
+import { zipFiles } from './results-zip.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { describeJob, hasEnded, queueUnavailable, type JobService } from '../jobs/job-service.js';
 
@@ -283,9 +282,8 @@ export function batchService(deps: {
     },
 
     /**
-     * The batch's results as one zip, written as it is read: each result is opened only when
-     * its turn comes, and stored as it is (images, audio and video are already compressed).
-     * Results already expired are left out; none at all is 410 result_expired.
+     * The batch's results as one zip, written as it is read (results-zip.ts). Results already
+     * expired are left out and named in a trailing entry; none at all is 410 result_expired.
      */
     async zip(batch: BatchRow): Promise<Readable> {
       // Checked first: on another volume the files would fail one by one, mid-download.
@@ -295,15 +293,12 @@ export function batchService(deps: {
       );
       if (named.length === 0)
         throw new AppError(410, 'result_expired', 'This batch has no results to download');
-      const zip = new yazl.ZipFile();
-      for (const { file, filename } of named)
-        zip.addReadStreamLazy(filename!, { compress: false, mtime: new Date() }, (callback) => {
-          open(join(jobDir(dataDir, file.id), file.result_file!))
-            .then((handle) => callback(null, handle.createReadStream()))
-            .catch((err: Error) => callback(err, undefined as never));
-        });
-      zip.end();
-      return zip.outputStream as Readable;
+      return zipFiles(
+        named.map(({ file, filename }) => ({
+          name: filename!,
+          path: join(jobDir(dataDir, file.id), file.result_file!),
+        })),
+      );
     },
 
     /**
