@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { jobsRepository, type JobRow } from '../../db/repositories/jobs-repository.js';
@@ -186,6 +186,18 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
       expect(existsSync(jobDir(t, ids[0]!))).toBe(false);
       // Another user's results are theirs to keep.
       expect((await result(t, other.token, theirs)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(!hasFfmpeg)(
+    'removes the upload when a job ends done: the job keeps only its result on disk',
+    async () => {
+      const { t, token } = await start();
+      const { jobId } = (await submit(t, token, wav)).json();
+      const job = await ended(t, token, jobId);
+      expect(job.status).toBe('done');
+      expect(readdirSync(jobDir(t, jobId))).toHaveLength(1);
+      expect((await result(t, token, jobId)).statusCode).toBe(200);
     },
   );
 

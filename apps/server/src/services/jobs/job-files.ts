@@ -29,3 +29,18 @@ export async function removeRunOutputs(dataDir: string, id: string) {
       .map((name) => rm(join(dir, name), { recursive: true, force: true })),
   );
 }
+
+/**
+ * A job that ended done keeps only its result: the upload (up to 100 MB, more than the result
+ * for a compress) and what a run left beside it go at once, not when the result expires, so what
+ * a user holds on disk is the results RESULT_DISK_PER_USER counts.
+ */
+export async function keepOnlyResult(dataDir: string, id: string, resultFile: string) {
+  const dir = jobDir(dataDir, id);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name !== resultFile)
+      .map((name) => rm(join(dir, name), { recursive: true, force: true })),
+  );
+}

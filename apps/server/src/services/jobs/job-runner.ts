@@ -8,7 +8,7 @@ import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
 import { storageUnavailable } from '../health/volume-marker.js';
-import { jobDir, removeJobDir, removeRunOutputs } from './job-files.js';
+import { jobDir, keepOnlyResult, removeJobDir, removeRunOutputs } from './job-files.js';
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
@@ -162,6 +162,7 @@ export function jobRunner(deps: {
       // of this user's jobs finished at the same moment.
       await keepWithinAllowance(job.user_id, bytes);
       if (await jobs.finishDone(id, token, stored, now())) {
+        await keepOnlyResult(config.dataDir, id, file);
         await quotas.settle(chargeOf(job), 'confirm');
         await keepWithinAllowance(job.user_id, 0);
       } else await tidyAfter(id);
