@@ -823,4 +823,62 @@ export const DEFENCES = [
     ],
     test: [security('html'), 'JavaScript arrays'],
   },
+  // Issue #30: nothing one account sends can stop, freeze or starve the server
+  {
+    defence: 'batch zip: each result opened before its entry is added',
+    edits: [
+      [
+        `${S}services/batches/results-zip.ts`,
+        'const handle = await open(path).catch(() => undefined);',
+        'const handle = await open(path);',
+      ],
+    ],
+    test: [security('batch-zip'), 'deleted while it is read|evicted before the download'],
+  },
+  {
+    defence: 'ImageMagick: 50 MP, read from the header',
+    edits: [
+      [`${S}media/image/magick.ts`, 'if (info.width * info.height > maxPixels)', 'if (false)'],
+      [
+        `${S}media/image/magick.ts`,
+        'm.ResourceLimits.area = BigInt(maxPixels);',
+        'm.ResourceLimits.area = BigInt(4 * maxPixels);',
+      ],
+    ],
+    test: [security('decoders'), 'RLE8 BMP'],
+  },
+  {
+    defence: 'HEIC: every top-level image counted',
+    edits: [
+      [
+        `${S}media/image/heif.ts`,
+        'images.reduce((sum, image) => sum + image.pixels, 0)',
+        'images[0]!.pixels',
+      ],
+    ],
+    test: [security('decoders'), 'second image'],
+  },
+  {
+    defence: 'HEIC: held to the pixel limit, not a side of 16384',
+    edits: [[`${S}media/image/heif.ts`, '> MAX_INPUT_PIXELS)', '> 16_384 * 16_384)']],
+    test: [security('decoders'), 'grid bomb'],
+  },
+  {
+    defence: 'image to video: frames at most 1920 px a side',
+    edits: [
+      [
+        `${S}tools/image-output.ts`,
+        'export const VIDEO_MAX_SIDE = 1920;',
+        'export const VIDEO_MAX_SIDE = 16_384;',
+      ],
+    ],
+    test: [security('decoders'), 'into a clip'],
+  },
+  {
+    defence: "a done job's upload removed at once",
+    edits: [
+      [`${S}services/jobs/job-runner.ts`, 'await keepOnlyResult(config.dataDir, id, file);', ''],
+    ],
+    test: [`${S}services/jobs/job-fairness.test.ts`, 'removes the upload'],
+  },
 ];

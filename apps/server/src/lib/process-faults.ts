@@ -4,7 +4,7 @@ interface FaultLog {
 }
 
 /**
- * What a process does with an error no request caught (decision 026).
+ * What a process does with an error no request caught (decision 027).
  * - An unhandled rejection belongs to one piece of work whose promise nobody awaited: it is
  *   logged and the process goes on, so other users' requests are untouched.
  * - An uncaught exception may have left shared state half-changed (Node's own advice is not to

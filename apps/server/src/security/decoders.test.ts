@@ -1,46 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasFfmpeg, hasLibheif, photoJpeg, pngBytes } from '../test/image-fixtures.js';
+import { hasFfmpeg, hasLibheif, heicOf, photoJpeg, pngBytes } from '../test/image-fixtures.js';
 import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { VIDEO_MAX_SIDE } from '../tools/image-output.js';
 import { heicDeclaring, rle8Bmp } from './hostile-images.js';
 import { loopWatch } from './loop-watch.js';
-
-/** A HEIC with one top-level image per PNG given, the first the primary (heif-enc). */
-export async function heicOf(sizes: [number, number][]): Promise<Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
-  try {
-    const inputs = await Promise.all(
-      sizes.map(async ([width, height], i) => {
-        const path = join(dir, `${i}.png`);
-        await sharp({
-          create: { width, height, channels: 3, background: { r: 40 * i, g: 120, b: 200 } },
-        })
-          .png()
-          .toFile(path);
-        return path;
-      }),
-    );
-    execFileSync('heif-enc', [
-      '-q',
-      '50',
-      '-p',
-      'preset=ultrafast',
-      ...inputs,
-      '-o',
-      `${dir}/out.heic`,
-    ]);
-    return readFileSync(`${dir}/out.heic`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Decoders other than libvips run off the event loop, inside the image slots, header first. */
 describe('decoders outside libvips', () => {

@@ -147,3 +147,33 @@ export async function heicPhoto(width = 640, height = 480): Promise<Buffer> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A HEIC with one top-level image per PNG given, the first the primary (heif-enc). */
+export async function heicOf(sizes: [number, number][]): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
+  try {
+    const inputs = await Promise.all(
+      sizes.map(async ([width, height], i) => {
+        const path = join(dir, `${i}.png`);
+        await sharp({
+          create: { width, height, channels: 3, background: { r: 40 * i, g: 120, b: 200 } },
+        })
+          .png()
+          .toFile(path);
+        return path;
+      }),
+    );
+    execFileSync('heif-enc', [
+      '-q',
+      '50',
+      '-p',
+      'preset=ultrafast',
+      ...inputs,
+      '-o',
+      `${dir}/out.heic`,
+    ]);
+    return readFileSync(`${dir}/out.heic`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

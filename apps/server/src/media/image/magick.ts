@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MagickFormat as MagickFormatEnum } from '@imagemagick/magick-wasm';
 import { AppError } from '../../lib/app-error.js';
@@ -5,21 +6,38 @@ import { runWorkerTask } from '../worker-task.js';
 
 export type MagickFormatName = keyof typeof MagickFormatEnum;
 
+/** Node's global, which the server's TypeScript (no DOM library) does not declare. */
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+type WasmModule = object;
+
 /**
  * ImageMagick compiled to WebAssembly: no shell, no delegates, no files outside its sandbox. It
  * runs in a worker thread per task (worker-task.ts), never on the event loop: its decoders are
- * plain loops that held every request for seconds on one large BMP, and the memory its pixel
- * cache took (1.9 GB for 100 MP, floats per channel) was never given back. Ending the worker
- * after each task gives it back; its start (the .wasm, about 20 MB) costs a fraction of a second,
- * paid only by the rare formats that need it.
+ * plain loops that held every request for seconds on one large BMP, and the memory it took
+ * (1.9 GB for 100 MP) was never given back. Ending the worker after each task gives it back;
+ * starting one from the compiled module costs a fraction of a second, paid only by the rare
+ * formats that need it.
  */
 const require = createRequire(import.meta.url);
 const MODULE = require.resolve('@imagemagick/magick-wasm');
 const WASM = require.resolve('@imagemagick/magick-wasm/magick.wasm');
 
+let compiled: Promise<WasmModule> | undefined;
 /**
- * The most pixels ImageMagick may decode. Its pixel cache holds 16 bytes a pixel, so this keeps
- * one task near 1 GB; libvips formats keep the general 100 MP limit (pipeline.ts).
+ * The .wasm compiled once per process (V8 compiles it off the event loop) and handed to each
+ * worker: compiling 20 MB in every worker took a second of CPU per task and slowed the server's
+ * own thread on a busy machine.
+ */
+function magickModule(): Promise<WasmModule> {
+  compiled ??= readFile(WASM).then((bytes) => WebAssembly.compile(bytes));
+  compiled.catch(() => (compiled = undefined));
+  return compiled;
+}
+
+/**
+ * The most pixels ImageMagick may decode: with its pixel cache and the copies a decode and a PNG
+ * write make, 100 MP took 1.9 GB; this keeps one task near 1 GB. libvips formats keep the
+ * general 100 MP limit (pipeline.ts).
  */
 export const MAGICK_MAX_PIXELS = 50_000_000;
 /** A 50 MP PSD decodes in a few seconds on an idle core; past this the task is stopped. */
@@ -27,14 +45,13 @@ const TIME_LIMIT_MS = 60_000;
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
 const m = require(workerData.module);
 const { task, format, target, bytes, maxPixels } = workerData;
 const answer = (data) => {
   const result = new Uint8Array(data);
   parentPort.postMessage({ result }, [result.buffer]);
 };
-m.initializeImageMagick(readFileSync(workerData.wasm)).then(() => {
+m.initializeImageMagick(workerData.wasm).then(() => {
   if (task === 'version') return parentPort.postMessage({ result: m.Magick.imageMagickVersion });
   m.ResourceLimits.width = 16384n;
   m.ResourceLimits.height = 16384n;
@@ -72,7 +89,7 @@ async function inWorker(
   try {
     const result = await runWorkerTask<Uint8Array>(
       WORKER,
-      { ...data, bytes, module: MODULE, wasm: WASM, maxPixels: MAGICK_MAX_PIXELS },
+      { ...data, bytes, module: MODULE, wasm: await magickModule(), maxPixels: MAGICK_MAX_PIXELS },
       { signal, timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
     );
     return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
@@ -83,10 +100,10 @@ async function inWorker(
 }
 
 /** ImageMagick's version line, read in a worker like every other task (for /api/health). */
-export function magickVersion(): Promise<string> {
+export async function magickVersion(): Promise<string> {
   return runWorkerTask<string>(
     WORKER,
-    { task: 'version', module: MODULE, wasm: WASM },
+    { task: 'version', module: MODULE, wasm: await magickModule() },
     { timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
   );
 }
