@@ -12,7 +12,7 @@ interface Pending {
  * one): inferences run there one after another, never on the event loop. The worker's `code`
  * (a CommonJS string) answers each `{ id, ...input }` message with `{ id, result }` or
  * `{ id, error }`. A worker that dies fails what it had and is started again on the next call.
- * At most `maxWaiting` calls wait; past that `busy()` is thrown rather than queueing without end.
+ * At most `maxWaiting` calls wait; past that 503 server_busy, rather than a queue without end.
  */
 export class ModelWorker {
   private worker: Worker | undefined;
@@ -24,13 +24,14 @@ export class ModelWorker {
   constructor(
     private readonly code: string,
     private readonly workerData: unknown,
-    private readonly options: { maxWaiting: number; heapMb: number; busy: () => AppError },
+    private readonly options: { maxWaiting: number; heapMb: number; busyMessage: string },
   ) {}
 
   /** Runs one inference. A `signal` that aborts first answers at once; the worker's answer is dropped. */
   run<T>(input: object, signal?: AbortSignal, transferList?: TransferListItem[]): Promise<T> {
     signal?.throwIfAborted();
-    if (this.queued >= this.options.maxWaiting) throw this.options.busy();
+    if (this.queued >= this.options.maxWaiting)
+      throw new AppError(503, 'server_busy', this.options.busyMessage, { 'retry-after': '5' });
     const worker = this.start();
     const id = (this.nextId += 1);
     return new Promise<T>((resolve, reject) => {

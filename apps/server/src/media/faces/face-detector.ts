@@ -84,10 +84,7 @@ function getDetector(): ModelWorker {
     {
       maxWaiting: MAX_WAITING,
       heapMb: 512,
-      busy: () =>
-        new AppError(503, 'server_busy', 'Face detection is busy. Please try again shortly.', {
-          'retry-after': '5',
-        }),
+      busyMessage: 'Face detection is busy. Please try again shortly.',
     },
   );
   return detector;

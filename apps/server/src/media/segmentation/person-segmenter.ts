@@ -80,10 +80,7 @@ function getSegmenter(): ModelWorker {
     {
       maxWaiting: MAX_WAITING,
       heapMb: 512,
-      busy: () =>
-        new AppError(503, 'server_busy', 'Background removal is busy. Please try again shortly.', {
-          'retry-after': '5',
-        }),
+      busyMessage: 'Background removal is busy. Please try again shortly.',
     },
   );
   return segmenter;
