@@ -838,6 +838,11 @@ export const DEFENCES = [
   {
     defence: 'ImageMagick: 50 MP, read from the header',
     edits: [
+      [
+        `${S}media/image/pipeline.ts`,
+        'if (((await declaredPixels(path, format)) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();',
+        '',
+      ],
       [`${S}media/image/magick.ts`, 'if (info.width * info.height > maxPixels)', 'if (false)'],
       [
         `${S}media/image/magick.ts`,

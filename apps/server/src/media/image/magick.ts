@@ -74,7 +74,7 @@ m.initializeImageMagick(workerData.wasm).then(() => {
 }).catch((err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
 `;
 
-const tooLarge = () =>
+export const magickTooLarge = () =>
   new AppError(
     422,
     'image_too_large',
@@ -94,7 +94,7 @@ async function inWorker(
     );
     return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
   } catch (err) {
-    if ((err as { code?: string }).code === 'image_too_large') throw tooLarge();
+    if ((err as { code?: string }).code === 'image_too_large') throw magickTooLarge();
     throw err;
   }
 }

@@ -3,7 +3,8 @@ import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { decodeHeif } from './heif.js';
 import { jpegQualityOf } from './jpeg-quality.js';
-import { decodeToPng } from './magick.js';
+import { declaredPixels } from './declared-size.js';
+import { decodeToPng, MAGICK_MAX_PIXELS, magickTooLarge } from './magick.js';
 import { inImageSlot } from './slots.js';
 import { hasProcessingInstruction, svgReferences } from './svg-references.js';
 import { sniffFile, type InputFormat } from './sniff.js';
@@ -118,6 +119,7 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     const magickFormat = MAGICK_INPUTS[format];
     // Both decode off the event loop (a worker thread, a child process), holding an image slot.
     if (magickFormat) {
+      if (((await declaredPixels(path, format)) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();
       const bytes = await readFile(path);
       input = await inImageSlot(() => decodeToPng(bytes, magickFormat, signal), signal);
     }

@@ -196,7 +196,9 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
       const { jobId } = (await submit(t, token, wav)).json();
       const job = await ended(t, token, jobId);
       expect(job.status).toBe('done');
-      expect(readdirSync(jobDir(t, jobId))).toHaveLength(1);
+      // Removed right after the job shows as done (a job re-queued at that moment keeps it).
+      await until(() => readdirSync(jobDir(t, jobId)).length === 1, 'the upload to go');
+      expect(readdirSync(jobDir(t, jobId))).toEqual([expect.stringMatching(/^result\./)]);
       expect((await result(t, token, jobId)).statusCode).toBe(200);
     },
   );
