@@ -304,6 +304,40 @@ export const DEFENCES = [
     ],
     test: [`${S}routes/auth/auth-routes.test.ts`, 'trailing-dot and case variants'],
   },
+  {
+    defence: 'admin roles: count and change under one lock',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        'await sql`SELECT pg_advisory_xact_lock(${ADMIN_ROLES_LOCK})`.execute(trx);',
+        '{}',
+      ],
+    ],
+    test: [security('admins'), 'race to lose the role'],
+    postgres: true,
+  },
+  {
+    defence: 'ADMIN_EMAIL lifts a suspension',
+    edits: [
+      [
+        `${S}services/admin-bootstrap.ts`,
+        'if (existing.suspended_at !== null) await users.setSuspended(existing.id, false);',
+        '',
+      ],
+    ],
+    test: [security('admins'), 'lifts the suspension'],
+  },
+  {
+    defence: 'suspending or reactivating changes only a user not already so',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        ".where('suspended_at', suspended ? 'is' : 'is not', null)",
+        '',
+      ],
+    ],
+    test: [security('admins'), 'keeps the sessions of an active user'],
+  },
   // Other users' things
   {
     defence: 'API keys revoked on password reset',
