@@ -295,14 +295,20 @@ export const DEFENCES = [
   {
     defence: 'emails folded to one spelling',
     edits: [
+      [`${S}lib/email.ts`, "email.normalize('NFKC').replace(", 'email.replace('],
       [
         `${S}lib/email.ts`,
-        "email.normalize('NFKC').toLowerCase().normalize('NFKC').trim();",
-        'email.toLowerCase().trim();',
+        "visible.toLowerCase().normalize('NFKC').trim();",
+        'visible.toLowerCase().trim();',
       ],
       [`${S}lib/email.ts`, ".replace(/\\.+$/, '')", ''],
     ],
     test: [`${S}routes/auth/auth-routes.test.ts`, 'trailing-dot and case variants'],
+  },
+  {
+    defence: 'emails without invisible characters',
+    edits: [[`${S}lib/email.ts`, ".replace(INVISIBLE, '')", '']],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'invisible characters'],
   },
   {
     defence: 'admin roles: count and change under one lock',
