@@ -344,6 +344,17 @@ export const DEFENCES = [
     ],
     test: [security('admins'), 'keeps the sessions of an active user'],
   },
+  {
+    defence: 'engine versions for admins only',
+    edits: [
+      [
+        `${S}routes/health/health-routes.ts`,
+        'engines: admin ? engines : enginesWithoutVersions,',
+        'engines,',
+      ],
+    ],
+    test: [security('health'), 'engine versions to an admin only'],
+  },
   // Other users' things
   {
     defence: 'API keys revoked on password reset',
