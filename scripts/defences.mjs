@@ -594,6 +594,28 @@ export const DEFENCES = [
     test: [security('image-work'), 'outline by the font size'],
   },
   {
+    defence: 'text too wide to draw is text_too_large',
+    edits: [
+      [
+        `${S}media/image/text.ts`,
+        'throw PAST_CAIRO_LIMIT.test(String((err as Error)?.message)) ? textTooLarge() : err;',
+        'throw err;',
+      ],
+    ],
+    test: [security('image-work'), 'too large to draw'],
+  },
+  {
+    defence: 'turned text bounded (text_too_large)',
+    edits: [
+      [
+        `${S}media/image/overlay.ts`,
+        'if (width * height > MAX_TURNED_PIXELS) throw textTooLarge();',
+        '',
+      ],
+    ],
+    test: [security('image-work'), 'too large to draw'],
+  },
+  {
     defence: 'text render time limit',
     edits: [
       [

@@ -62,4 +62,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unknown_field: 400,
   account_suspended: 403,
   last_admin: 409,
+  text_too_large: 422,
 };
