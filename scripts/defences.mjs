@@ -879,6 +879,28 @@ export const DEFENCES = [
     test: [security('html'), 'ends only its own page|innocent render in flight'],
   },
   {
+    defence: 'HTML renders: fair turns between users',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        'this.waiting.splice(this.fairestIndex(), 1)',
+        'this.waiting.splice(0, 1)',
+      ],
+    ],
+    test: [security('html-turns'), 'before one user'],
+  },
+  {
+    defence: 'HTML renders: a cap per user',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        'if (this.inFlight(userId) >= this.options.perUser) {',
+        'if (this.options.perUser < 0) {',
+      ],
+    ],
+    test: [security('html-turns'), 'too_many_renders'],
+  },
+  {
     defence: 'HTML renderer memory watchdog',
     edits: [[`${S}media/html/renderer-memory-watchdog.ts`, "process.kill(pid, 'SIGKILL');", '']],
     test: [security('html'), 'typed arrays'],
