@@ -50,11 +50,27 @@ export const DEFENCES = [
     edits: [
       [
         `${S}plugins/uploads.ts`,
-        "part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));",
+        "file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));",
         '',
       ],
     ],
     test: [security('requests'), 'past the limit'],
+  },
+  {
+    defence: 'a batch file stops at the tool limit',
+    edits: [[`${S}routes/batches/receive-batch.ts`, 'stopAtLimit(part.file, tool.maxBytes);', '']],
+    test: [security('requests'), 'batch file past the tool limit'],
+  },
+  {
+    defence: 'a batch file part under another name refused unread',
+    edits: [
+      [
+        `${S}routes/batches/receive-batch.ts`,
+        'throw unknownFilePart(part.fieldname);',
+        '{\n        part.file.resume();\n        continue;\n      }',
+      ],
+    ],
+    test: [security('requests'), 'unknown name without reading'],
   },
   {
     defence: 'a refused upload closes its connection',
