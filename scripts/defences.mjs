@@ -50,11 +50,27 @@ export const DEFENCES = [
     edits: [
       [
         `${S}plugins/uploads.ts`,
-        "part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));",
+        "file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));",
         '',
       ],
     ],
     test: [security('requests'), 'past the limit'],
+  },
+  {
+    defence: 'a batch file stops at the tool limit',
+    edits: [[`${S}routes/batches/receive-batch.ts`, 'stopAtLimit(part.file, tool.maxBytes);', '']],
+    test: [security('requests'), 'batch file past the tool limit'],
+  },
+  {
+    defence: 'a batch file part under another name refused unread',
+    edits: [
+      [
+        `${S}routes/batches/receive-batch.ts`,
+        'throw unknownFilePart(part.fieldname);',
+        '{\n        part.file.resume();\n        continue;\n      }',
+      ],
+    ],
+    test: [security('requests'), 'unknown name without reading'],
   },
   {
     defence: 'a refused upload closes its connection',
@@ -295,14 +311,65 @@ export const DEFENCES = [
   {
     defence: 'emails folded to one spelling',
     edits: [
+      [`${S}lib/email.ts`, "email.normalize('NFKC').replace(", 'email.replace('],
       [
         `${S}lib/email.ts`,
-        "email.normalize('NFKC').toLowerCase().normalize('NFKC').trim();",
-        'email.toLowerCase().trim();',
+        "visible.toLowerCase().normalize('NFKC').trim();",
+        'visible.toLowerCase().trim();',
       ],
       [`${S}lib/email.ts`, ".replace(/\\.+$/, '')", ''],
     ],
     test: [`${S}routes/auth/auth-routes.test.ts`, 'trailing-dot and case variants'],
+  },
+  {
+    defence: 'emails without invisible characters',
+    edits: [[`${S}lib/email.ts`, ".replace(INVISIBLE, '')", '']],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'invisible characters'],
+  },
+  {
+    defence: 'admin roles: count and change under one lock',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        'await sql`SELECT pg_advisory_xact_lock(${ADMIN_ROLES_LOCK})`.execute(trx);',
+        '{}',
+      ],
+    ],
+    test: [security('admins'), 'race to lose the role'],
+    postgres: true,
+  },
+  {
+    defence: 'ADMIN_EMAIL lifts a suspension',
+    edits: [
+      [
+        `${S}services/admin-bootstrap.ts`,
+        'if (existing.suspended_at !== null) await users.setSuspended(existing.id, false);',
+        '',
+      ],
+    ],
+    test: [security('admins'), 'lifts the suspension'],
+  },
+  {
+    defence: 'suspending or reactivating changes only a user not already so',
+    edits: [
+      [
+        `${S}db/repositories/users-repository.ts`,
+        ".where('suspended_at', suspended ? 'is' : 'is not', null)",
+        '',
+      ],
+    ],
+    test: [security('admins'), 'keeps the sessions of an active user'],
+  },
+  {
+    defence: 'engine versions for admins only',
+    edits: [
+      [
+        `${S}routes/health/health-routes.ts`,
+        'engines: admin ? engines : enginesWithoutVersions,',
+        'engines,',
+      ],
+    ],
+    test: [security('health'), 'engine versions to an admin only'],
   },
   // Other users' things
   {
@@ -541,6 +608,28 @@ export const DEFENCES = [
       ],
     ],
     test: [security('image-work'), 'outline by the font size'],
+  },
+  {
+    defence: 'text too wide to draw is text_too_large',
+    edits: [
+      [
+        `${S}media/image/text.ts`,
+        'throw PAST_CAIRO_LIMIT.test(String((err as Error)?.message)) ? textTooLarge() : err;',
+        'throw err;',
+      ],
+    ],
+    test: [security('image-work'), 'too large to draw'],
+  },
+  {
+    defence: 'turned text bounded (text_too_large)',
+    edits: [
+      [
+        `${S}media/image/overlay.ts`,
+        'if (width * height > MAX_TURNED_PIXELS) throw textTooLarge();',
+        '',
+      ],
+    ],
+    test: [security('image-work'), 'too large to draw'],
   },
   {
     defence: 'text render time limit',
@@ -804,6 +893,28 @@ export const DEFENCES = [
       ],
     ],
     test: [security('html'), 'ends only its own page|innocent render in flight'],
+  },
+  {
+    defence: 'HTML renders: fair turns between users',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        'this.waiting.splice(this.fairestIndex(), 1)',
+        'this.waiting.splice(0, 1)',
+      ],
+    ],
+    test: [security('html-turns'), 'before one user'],
+  },
+  {
+    defence: 'HTML renders: a cap per user',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        'if (this.inFlight(userId) >= this.options.perUser) {',
+        'if (this.options.perUser < 0) {',
+      ],
+    ],
+    test: [security('html-turns'), 'too_many_renders'],
   },
   {
     defence: 'HTML renderer memory watchdog',

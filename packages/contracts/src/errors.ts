@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   'queue_unavailable',
   'batch_too_large',
   'storage_unavailable',
+  'too_many_renders',
+  'text_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

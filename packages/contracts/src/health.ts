@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 const engine = z.object({
   available: z.boolean(),
+  /** Null when the engine is missing, and for every caller but an admin's session. */
   version: z.string().nullable(),
 });
 
@@ -12,6 +13,7 @@ export const healthSchema = z.object({
   /** Where audio and video jobs wait: in this process, or on Redis for BullMQ workers. */
   queue: z.enum(['local', 'bullmq']),
   engines: z.object({
+    /** `libvips`: null as `version` is. */
     sharp: engine.extend({ libvips: z.string().nullable() }),
     magick: engine,
     ffmpeg: engine,

@@ -12,6 +12,7 @@ import * as m010 from './migrations/010-plan-changes.js';
 import * as m011 from './migrations/011-account-suspension.js';
 import * as m012 from './migrations/012-job-runs.js';
 import * as m013 from './migrations/013-batches.js';
+import * as m014 from './migrations/014-invisible-email-characters.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '011-account-suspension': m011,
   '012-job-runs': m012,
   '013-batches': m013,
+  '014-invisible-email-characters': m014,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -62,4 +62,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unknown_field: 400,
   account_suspended: 403,
   last_admin: 409,
+  too_many_renders: 429,
+  text_too_large: 422,
 };

@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,7 +23,7 @@ export interface Upload {
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-const fileTooLarge = (maxBytes: number) =>
+export const fileTooLarge = (maxBytes: number) =>
   new AppError(
     413,
     'file_too_large',
@@ -34,6 +35,15 @@ export async function registerUploads(app: FastifyInstance) {
     // Tight defaults; each tool narrows fileSize further.
     limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 100 },
   });
+}
+
+/**
+ * Busboy only truncates a file part past its limit and reads on to the end of the part: stop
+ * reading there instead, failing the part's stream with 413 file_too_large. The answer sent
+ * before the body is read closes the connection (plugins/error-handler.ts).
+ */
+export function stopAtLimit(file: Readable, maxBytes: number) {
+  file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
 }
 
 /** A private directory under DATA_DIR/tmp for one request; the caller removes it. */
@@ -70,8 +80,7 @@ export async function receiveUpload(
           continue;
         }
         const path = join(workDir, 'input');
-        // Busboy only truncates past the limit and reads on to the end of the part: stop here.
-        part.file.once('limit', () => part.file.destroy(fileTooLarge(maxBytes)));
+        stopAtLimit(part.file, maxBytes);
         // Scanned on its way to disk: one read of the file serves the store and the scan.
         const scanner = new IndirectionScanner();
         await pipeline(part.file, scanner, createWriteStream(path));

@@ -121,6 +121,28 @@ describe('bounded image work', () => {
     expect(watermarkText({ ...fields, previewWidth: 300 }, image).sizePx).toBe(240);
   });
 
+  it('answers 422 text_too_large when a watermark of scale=3 previewWidth=12 is too large to draw on a large image', async () => {
+    // 25 MP of text is allowed on a 4000×3000 image: as one line it is wider than cairo's
+    // 32767 px (was invalid_image), and turned 45° it covers 870 MP (was image_too_large).
+    const image = await sharp({
+      create: { width: 4000, height: 3000, channels: 3, background: '#808080' },
+    })
+      .jpeg()
+      .toBuffer();
+    const fields = { opacity: '1', scale: '3', previewWidth: '12' };
+    for (const asked of [
+      { text: 'W'.repeat(200), rotation: '0' },
+      { text: 'Refract '.repeat(24), rotation: '45' },
+    ]) {
+      const res = await post('/api/watermark', { ...fields, ...asked }, image);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toEqual({
+        code: 'text_too_large',
+        error: 'The text is too large for this image: make it smaller or shorter',
+      });
+    }
+  });
+
   it('bounds a text outline by the font size, whatever width is asked', async () => {
     const base = { text: 'A', font: 'text', sizePx: 100, color: '#ffffff' } as const;
     const plain = await renderText(base);

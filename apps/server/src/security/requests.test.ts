@@ -52,31 +52,53 @@ describe('malformed and oversized requests', () => {
   });
 
   /**
-   * Declares a 200 MB upload and keeps sending until the server closes the connection; returns
-   * the answer and how many bytes the server let in.
+   * Sends a form with one file part of `bytes` (200 MB unless said) and keeps sending until the
+   * server closes the connection; returns the answer and how many bytes the server let in. With
+   * Content-Length declared, or `chunked` (no length: only reading the stream can stop it).
    */
-  async function pushOversized(headers: string) {
-    const declared = 200 * 1024 * 1024;
+  async function pushOversized({
+    headers = '',
+    path = '/api/convert',
+    field = 'image',
+    before = '',
+    bytes = 200 * 1024 * 1024,
+    chunked = false,
+  }) {
     const socket: Socket = connect(port, '127.0.0.1');
     const boundary = 'big';
-    const partHead =
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n` +
+    const head =
+      before.replaceAll('BOUNDARY', boundary) +
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\n` +
       'Content-Type: image/png\r\n\r\n';
+    const length = chunked
+      ? 'Transfer-Encoding: chunked'
+      : `Content-Length: ${head.length + bytes}`;
     socket.write(
-      `POST /api/convert HTTP/1.1\r\nHost: x\r\n${headers}` +
-        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declared}\r\n\r\n` +
-        partHead,
+      `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n${length}\r\n\r\n`,
     );
+    // A chunk is framed by its length in hex and a line break.
+    const send = (data: Buffer | string) =>
+      socket.write(
+        chunked
+          ? Buffer.concat([
+              Buffer.from(`${Buffer.byteLength(data).toString(16)}\r\n`),
+              Buffer.from(data),
+              Buffer.from('\r\n'),
+            ])
+          : data,
+      );
     let answer = '';
     let open = true;
     socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('error', () => (open = false));
     socket.on('close', () => (open = false));
+    send(head);
     const chunk = Buffer.alloc(256 * 1024, 7);
-    let sent = partHead.length;
-    while (open && sent < declared) {
-      const flushed = socket.write(chunk.subarray(0, declared - sent));
-      sent += Math.min(chunk.length, declared - sent);
+    let sent = 0;
+    while (open && sent < bytes) {
+      const flushed = send(chunk.subarray(0, bytes - sent));
+      sent += Math.min(chunk.length, bytes - sent);
       if (!flushed)
         await new Promise((resolve) => {
           socket.once('drain', resolve);
@@ -91,7 +113,7 @@ describe('malformed and oversized requests', () => {
 
   it('stops reading a file past the limit and closes the connection (413)', async () => {
     const limit = toolById('convert').maxUploadBytes;
-    const { answer, sent } = await pushOversized(`Authorization: Bearer ${token}\r\n`);
+    const { answer, sent } = await pushOversized({ headers: `Authorization: Bearer ${token}\r\n` });
     expect(answer).toMatch(/^HTTP\/1.1 413/);
     expect(answer).toContain('"code":"file_too_large"');
     // The limit, plus what socket buffers hold: far from the 200 MB declared.
@@ -100,8 +122,35 @@ describe('malformed and oversized requests', () => {
   });
 
   it('refuses an anonymous upload without reading its body', async () => {
-    const { answer, sent } = await pushOversized('');
+    const { answer, sent } = await pushOversized({});
     expect(answer).toMatch(/^HTTP\/1.1 401/);
     expect(sent).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  describe('a 300 MB part sent to a batch in chunks, with no Content-Length to refuse up front', () => {
+    const batch = {
+      path: '/api/batch/rotate',
+      bytes: 300 * 1024 * 1024,
+      chunked: true,
+      before: '--BOUNDARY\r\nContent-Disposition: form-data; name="angle"\r\n\r\n90\r\n',
+    };
+
+    it('stops reading a batch file past the tool limit and closes the connection (413 file_too_large)', async () => {
+      const limit = toolById('rotate').maxUploadBytes;
+      const headers = `Authorization: Bearer ${token}\r\n`;
+      const { answer, sent } = await pushOversized({ ...batch, headers, field: 'file' });
+      expect(answer).toMatch(/^HTTP\/1.1 413/);
+      expect(answer).toContain('"code":"file_too_large"');
+      expect(sent).toBeLessThan(limit + 32 * 1024 * 1024);
+      await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'jobs')).toEqual([]));
+    });
+
+    it('refuses a file part under an unknown name without reading it (400 unknown_field)', async () => {
+      const headers = `Authorization: Bearer ${token}\r\n`;
+      const { answer, sent } = await pushOversized({ ...batch, headers, field: 'other' });
+      expect(answer).toMatch(/^HTTP\/1.1 400/);
+      expect(answer).toContain('"code":"unknown_field"');
+      expect(sent).toBeLessThan(32 * 1024 * 1024);
+    });
   });
 });

@@ -10,8 +10,10 @@ export interface AdminSpec {
 }
 
 /**
- * Creates the admin, or promotes the existing user with that email. Idempotent. An existing
- * user's password is left as it is: changing an env var must not silently reset an account.
+ * Creates the admin, or promotes the existing user with that email and lifts a suspension:
+ * it is how an operator gets back into a site whose admin was suspended. Idempotent. An
+ * existing user's password is left as it is: changing an env var must not silently reset an
+ * account.
  */
 export async function ensureAdmin(users: UsersRepository, spec: AdminSpec) {
   const email = normalizeEmail(spec.email);
@@ -19,6 +21,7 @@ export async function ensureAdmin(users: UsersRepository, spec: AdminSpec) {
   const existing = await users.findByEmail(email);
   if (existing) {
     if (existing.is_admin !== 1) await users.setAdmin(existing.id, true);
+    if (existing.suspended_at !== null) await users.setSuspended(existing.id, false);
     return { created: false, email };
   }
   assertStrongPassword(spec.password);

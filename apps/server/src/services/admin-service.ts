@@ -2,7 +2,11 @@ import type { PaymentsRepository } from '../db/repositories/payments-repository.
 import type { PlansRepository } from '../db/repositories/plans-repository.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { UsageRepository } from '../db/repositories/usage-repository.js';
-import type { UserRow, UsersRepository } from '../db/repositories/users-repository.js';
+import {
+  changingAdminRoles,
+  type UserRow,
+  type UsersRepository,
+} from '../db/repositories/users-repository.js';
 import type { Kysely } from 'kysely';
 import type { AdminGrant, AdminUserChange } from '@refract/contracts';
 import type { Database } from '../db/schema.js';
@@ -19,8 +23,8 @@ export function adminService(
   usage: UsageRepository,
   payments: PaymentsRepository,
   /** The sandbox takes payments although NODE_ENV is production (shown on the dashboard). */
-  sandboxInProduction = false,
-  db?: Kysely<Database>,
+  sandboxInProduction: boolean,
+  db: Kysely<Database>,
 ) {
   async function target(id: string) {
     const user = await users.findById(id);
@@ -34,17 +38,21 @@ export function adminService(
      * suspended (nobody could manage the site after), and an admin cannot suspend themselves.
      */
     async changeUser(actor: UserRow, id: string, change: AdminUserChange) {
-      const user = await target(id);
-      const losesAdmin =
-        user.is_admin === 1 &&
-        user.suspended_at === null &&
-        (change.role === 'user' || change.suspended === true);
-      if (change.suspended && user.id === actor.id)
+      if (change.suspended && id === actor.id)
         throw new AppError(409, 'last_admin', 'You cannot suspend your own account');
-      if (losesAdmin && (await users.countActiveAdmins()) <= 1)
-        throw new AppError(409, 'last_admin', 'The last administrator cannot lose that role');
-      if (change.role !== undefined) await users.setAdmin(id, change.role === 'admin');
-      if (change.suspended !== undefined) await users.setSuspended(id, change.suspended);
+      // Read, count and write under one lock: see changingAdminRoles.
+      await changingAdminRoles(db, async (locked) => {
+        const user = await locked.findById(id);
+        if (!user) throw notFound('No such user');
+        const losesAdmin =
+          user.is_admin === 1 &&
+          user.suspended_at === null &&
+          (change.role === 'user' || change.suspended === true);
+        if (losesAdmin && (await locked.countActiveAdmins()) <= 1)
+          throw new AppError(409, 'last_admin', 'The last administrator cannot lose that role');
+        if (change.role !== undefined) await locked.setAdmin(id, change.role === 'admin');
+        if (change.suspended !== undefined) await locked.setSuspended(id, change.suspended);
+      });
     },
 
     /** A plan for some months at no charge: a zero-amount payment by `admin`, in the history. */
@@ -53,7 +61,7 @@ export function adminService(
       const plan = await plans.findById(grant.planId);
       if (!plan || plan.hidden || plan.archived) throw notFound('No such plan');
       const start = new Date();
-      await fulfil(db!, {
+      await fulfil(db, {
         userId: user.id,
         planId: plan.id,
         billingType: 'monthly',

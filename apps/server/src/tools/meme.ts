@@ -21,6 +21,7 @@ export const memeTool: ToolDefinition<Fields> = {
   path: '/api/meme',
   summary: 'Add meme captions to an image',
   fileField: 'image',
+  errors: ['text_too_large'],
   mapError: toImageError,
   maxBytes: toolById('meme').maxUploadBytes,
   fields: memeFieldsSchema,

@@ -41,6 +41,7 @@ export const watermarkTool: ToolDefinition<Fields> = {
   path: '/api/watermark',
   summary: 'Add a text watermark to an image',
   fileField: 'image',
+  errors: ['text_too_large'],
   mapError: toImageError,
   maxBytes: toolById('watermark').maxUploadBytes,
   fields: watermarkFieldsSchema,

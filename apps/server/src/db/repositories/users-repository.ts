@@ -1,7 +1,9 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../schema.js';
 
 export type UserRow = Selectable<UsersTable>;
+/** Serialises changes to who is an active admin on PostgreSQL (SQLite has a single writer). */
+const ADMIN_ROLES_LOCK = 18_004;
 
 export interface NewUser {
   email: string;
@@ -58,7 +60,9 @@ export function usersRepository(db: Kysely<Database>) {
     /**
      * Suspends or reactivates. While suspended, every request is refused as suspended (the
      * auth guard checks); reactivating bumps the epoch, so sessions from before the suspension
-     * stay ended and the user signs in again.
+     * stay ended and the user signs in again. A user already in the asked state is left as is:
+     * reactivating an active user must not end their sessions, nor suspending again move the
+     * date of the suspension.
      */
     async setSuspended(id: string, suspended: boolean): Promise<void> {
       const now = new Date().toISOString();
@@ -70,6 +74,7 @@ export function usersRepository(db: Kysely<Database>) {
           updated_at: now,
         }))
         .where('id', '=', id)
+        .where('suspended_at', suspended ? 'is' : 'is not', null)
         .execute();
     },
 
@@ -171,3 +176,20 @@ export function usersRepository(db: Kysely<Database>) {
 }
 
 export type UsersRepository = ReturnType<typeof usersRepository>;
+
+/**
+ * Runs `change` in one transaction that holds the admin-roles lock, so that counting the
+ * admins left and demoting or suspending one are a single step: two admins demoting each other
+ * at the same instant cannot both see two admins (PostgreSQL: a transaction-level advisory
+ * lock; SQLite: one writer, and a transaction holds it).
+ */
+export function changingAdminRoles<T>(
+  db: Kysely<Database>,
+  change: (users: UsersRepository) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    if (db.getExecutor().adapter instanceof PostgresAdapter)
+      await sql`SELECT pg_advisory_xact_lock(${ADMIN_ROLES_LOCK})`.execute(trx);
+    return change(usersRepository(trx));
+  });
+}

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppError } from '../../lib/app-error.js';
 import { BrowserOwner, type LiveBrowser } from './browser-owner.js';
+import { RenderTurns, type RenderTurnsOptions } from './render-turns.js';
 
 export interface RenderRequest {
   html: string;
@@ -15,6 +16,8 @@ const MAX_FULL_PAGE_HEIGHT = 16_000;
 const CONTENT_WAIT_MS = 2_000;
 /** Two renders at once: one per core. More would only queue inside Chromium. */
 const CONCURRENT_RENDERS = 2;
+/** One user's renders running and waiting: both slots at most, and nothing queued behind. */
+const RENDERS_PER_USER = 2;
 /** V8 heap of one page, in MB: a script filling it crashes only its own renderer. */
 const RENDER_HEAP_MB = 512;
 /** Resident memory of one renderer process (heap, typed arrays, canvases, DOM, images). */
@@ -82,25 +85,20 @@ export class HtmlRenderer {
   private readonly owner: BrowserOwner;
   /** Sealed contexts ready for the next render, reused for speed and emptied between renders. */
   private idle: Slot[] = [];
-  private active = 0;
-  private waiting: (() => void)[] = [];
+  private readonly turns: RenderTurns;
 
-  constructor(executablePath: string) {
+  constructor(executablePath: string, turns: Partial<RenderTurnsOptions> = {}) {
     this.owner = new BrowserOwner({
       executablePath,
       args: ARGS,
       rendererMemoryCap: RENDERER_MEMORY_CAP,
     });
-  }
-
-  private async slot(): Promise<() => void> {
-    if (this.active >= CONCURRENT_RENDERS)
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active += 1;
-    return () => {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    };
+    this.turns = new RenderTurns({
+      slots: CONCURRENT_RENDERS,
+      perUser: RENDERS_PER_USER,
+      retryAfterSeconds: RENDER_TIMEOUT_MS / 1000,
+      ...turns,
+    });
   }
 
   /** A pooled context of the current browser, or a new one; those of a dead browser are dropped. */
@@ -161,8 +159,9 @@ export class HtmlRenderer {
     return slot;
   }
 
-  async render(request: RenderRequest): Promise<Buffer> {
-    const release = await this.slot();
+  /** Renders in `userId`'s turn (see RenderTurns); 429 too_many_renders past their cap. */
+  async render(request: RenderRequest, userId: string): Promise<Buffer> {
+    const turn = await this.turns.take(userId);
     let slot: Slot | undefined;
     let unwatch = () => {};
     try {
@@ -172,17 +171,19 @@ export class HtmlRenderer {
       unwatch();
       // The page is reset for the next user while this image is on its way back (a fifth of a
       // warm render's time). The render slot stays taken until then, and the page goes back to
-      // the pool only once reset, so no render ever starts on a used page.
+      // the pool only once reset, so no render ever starts on a used page. The user's turn ends
+      // now: a client that sends its next render on this answer is not counted twice.
       const used = slot;
+      turn.done();
       void this.recycle(used)
         .catch(() => used.context.close().catch(() => undefined))
-        .finally(release);
+        .finally(turn.free);
       return image;
     } catch (err) {
       unwatch();
       // Out of time, out of memory or broken: only this render's own context goes.
       if (slot) await this.discard(slot);
-      release();
+      turn.free();
       if (slot?.crashed) throw renderTooLarge();
       if (err instanceof AppError) throw err;
       throw new AppError(422, 'processing_failed', 'This HTML could not be rendered');

@@ -1,16 +1,30 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import { inImageSlot } from './slots.js';
-import type { TextImage } from './text.js';
+import { MAX_TEXT_PIXELS, textTooLarge, type TextImage } from './text.js';
 
 const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
+/**
+ * Pixels a turned overlay may cover. A square block turned 45° doubles; one long line turned
+ * becomes a square of its length (a 25 MP line, 870 MP), which only sharp's own input limit
+ * stopped, after the turn, as "larger than 100 megapixels".
+ */
+const MAX_TURNED_PIXELS = 2 * MAX_TEXT_PIXELS;
 
-/** Turns an overlay by `degrees` clockwise (as a canvas does), growing it to fit the corners. */
+/**
+ * Turns an overlay by `degrees` clockwise (as a canvas does), growing it to fit the corners;
+ * 422 text_too_large when that would pass MAX_TURNED_PIXELS.
+ */
 export async function rotateOverlay(
   overlay: TextImage,
   degrees: number,
   signal?: AbortSignal,
 ): Promise<TextImage> {
   if (degrees % 360 === 0) return overlay;
+  const turn = (degrees * Math.PI) / 180;
+  const [cos, sin] = [Math.abs(Math.cos(turn)), Math.abs(Math.sin(turn))];
+  const width = overlay.width * cos + overlay.height * sin;
+  const height = overlay.width * sin + overlay.height * cos;
+  if (width * height > MAX_TURNED_PIXELS) throw textTooLarge();
   const { data, info } = await inImageSlot(
     () =>
       sharp(overlay.png)

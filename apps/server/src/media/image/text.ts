@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
+import { AppError } from '../../lib/app-error.js';
 import { inImageSlot, TEXT_RENDER_MS, withTimeLimit } from './slots.js';
 
 /**
@@ -43,6 +44,20 @@ export function textBoundsFor({ width, height }: { width: number; height: number
     maxPixels: Math.min(MAX_TEXT_PIXELS, Math.max(1_000_000, 4 * width * height)),
   };
 }
+
+/**
+ * Cairo draws at most 32767 px a side, and says "invalid value (typically too big)" past it:
+ * one line of 200 characters at the font a large image allows is wider than that.
+ */
+const PAST_CAIRO_LIMIT = /typically too big/i;
+
+/** Text that cannot be drawn on this image at this size: the user can make it smaller or shorter. */
+export const textTooLarge = () =>
+  new AppError(
+    422,
+    'text_too_large',
+    'The text is too large for this image: make it smaller or shorter',
+  );
 
 let registered: Promise<void> | undefined;
 
@@ -118,7 +133,10 @@ async function render(options: TextOptions, signal: AbortSignal): Promise<TextIm
         .png()
         .toBuffer({ resolveWithObject: true }),
     signal,
-  );
+  ).catch((err: unknown) => {
+    // Otherwise it would reach the tool as an engine error, answered as a damaged image.
+    throw PAST_CAIRO_LIMIT.test(String((err as Error)?.message)) ? textTooLarge() : err;
+  });
   const outline = Math.round(
     Math.min(options.outlinePx ?? 0, size * MAX_OUTLINE_RATIO, MAX_OUTLINE_PX),
   );

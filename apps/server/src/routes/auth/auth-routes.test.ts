@@ -121,20 +121,38 @@ describeEachDatabase('accounts API', (kind) => {
         `${local}@example.com.`,
         `  ${local.toUpperCase()}@Example.COM.. `,
       ];
+      await expectSameAccount(variants, password, user._id);
+    });
+
+    it('refuses variants with invisible characters (zero-width space, soft hyphen) as email_taken, and signs them in as the same account', async () => {
+      const { email, password, user } = await registerUser(t.app, {
+        email: `alice${Date.now()}@example.test`,
+      });
+      const variants = [
+        `${email}\u200b`,
+        `al\u00adice${email.slice('alice'.length)}`,
+        `\u2060${email.replace('@', '\u200d@\ufeff')}`,
+      ];
+      await expectSameAccount(variants, password, user._id);
+    });
+
+    /** Each variant: taken at sign-up, and the same account at sign-in and recovery. */
+    async function expectSameAccount(variants: string[], password: string, userId: string) {
       for (const variant of variants) {
+        const label = JSON.stringify(variant);
         const taken = await post('/api/auth/register', registrationBody({ email: variant }));
-        expect(taken.statusCode, variant).toBe(409);
+        expect(taken.statusCode, label).toBe(409);
         expect(taken.json().code).toBe('email_taken');
         const res = await post('/api/auth/login', { email: variant, password });
-        expect(res.statusCode, variant).toBe(200);
-        expect(res.json().user._id).toBe(user._id);
+        expect(res.statusCode, label).toBe(200);
+        expect(res.json().user._id).toBe(userId);
         const recovery = await post('/api/auth/forgot-password/verify-answers', {
           email: variant,
           answers: ['Dune', 'Pad Thai'],
         });
-        expect(recovery.statusCode, variant).toBe(200);
+        expect(recovery.statusCode, label).toBe(200);
       }
-    });
+    }
   });
 
   describe('login and me', () => {

@@ -9,6 +9,7 @@ import type { BatchRow } from '../../db/repositories/batches-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
+import { stopAtLimit } from '../../plugins/uploads.js';
 import type { BatchService, HeldFile } from '../../services/batches/batch-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { batchFields } from './batch-fields.js';
@@ -30,6 +31,15 @@ export const tooManyFiles = (limits: BatchLimits) =>
     `Your plan takes up to ${limits.files} files in one batch. Send fewer files, or upgrade your plan.`,
   );
 
+const unknownFilePart = (name: string) =>
+  new AppError(
+    400,
+    'unknown_field',
+    `Unknown file field "${name}". Send each file in a "${BATCH_FILE_FIELD}" part`,
+    {},
+    { fields: [name] },
+  );
+
 export const tooManyBytes = (limits: BatchLimits) =>
   new AppError(
     413,
@@ -41,9 +51,10 @@ export const tooManyBytes = (limits: BatchLimits) =>
  * Reads a batch's multipart form as it streams: the tool's fields first, with any per-file
  * settings (all checked with the tool's own schema when the first file begins), then each
  * `file` part to its own job's directory, with one use held for it. Past the plan's file or
- * byte limit the upload stops with 413 batch_too_large and every held use is given back. A
- * file too large, empty, unreadable for the tool or over the quota is recorded as failed, and
- * the rest go on. Once the whole form is in, the held files are queued.
+ * byte limit the upload stops with 413 batch_too_large, and past the tool's file size limit
+ * with 413 file_too_large; a file part under another name is 400 unknown_field at once. Then
+ * every held use is given back. A file empty, unreadable for the tool or over the quota is
+ * recorded as failed, and the rest go on. Once the whole form is in, the held files are queued.
  */
 export async function receiveBatch(options: {
   request: FastifyRequest;
@@ -74,10 +85,8 @@ export async function receiveBatch(options: {
         if (typeof part.value === 'string') raw[part.fieldname] = part.value;
         continue;
       }
-      if (part.fieldname !== BATCH_FILE_FIELD) {
-        part.file.resume();
-        continue;
-      }
+      // Refused before a byte of it is read: skipping it would mean reading it to its end.
+      if (part.fieldname !== BATCH_FILE_FIELD) throw unknownFilePart(part.fieldname);
       if (!fields) {
         fields = batchFields(tool, raw, limits.files);
         for (const checked of [fields.shared, ...fields.own.values()])
@@ -90,6 +99,9 @@ export async function receiveBatch(options: {
       const file = { id: slot.id, index, name: part.filename || `file-${index + 1}`, bytes: 0 };
       index += 1;
       await mkdir(dirname(slot.input), { recursive: true });
+      // A file over the tool's limit stops the upload there, as on the tool's own route: to
+      // record it as failed and go on, its every byte would have to be read.
+      stopAtLimit(part.file, tool.maxBytes);
       try {
         await pipeline(
           part.file,
@@ -107,14 +119,6 @@ export async function receiveBatch(options: {
         // Not yet a job: nothing else would remove its directory.
         await rm(dirname(slot.input), { recursive: true, force: true });
         throw err;
-      }
-      if (part.file.truncated) {
-        await batches.refuse(batch, file, {
-          status: 413,
-          code: 'file_too_large',
-          message: `The file is larger than the ${mb(tool.maxBytes)} limit of this tool`,
-        });
-        continue;
       }
       if (file.bytes === 0) {
         await batches.refuse(batch, file, {

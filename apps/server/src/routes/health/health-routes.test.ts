@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { healthSchema, readinessSchema } from '@refract/contracts';
+import { adminToken, bearer } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -13,8 +14,12 @@ describeEachDatabase('GET /api/health', (kind) => {
   });
   afterAll(() => t.close());
 
-  it('answers with the database, queue and the engines found', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+  it('answers with the database, queue and the engines found (with versions, to an admin)', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: bearer(await adminToken(t.app)),
+    });
     expect(res.statusCode).toBe(200);
     const body = healthSchema.parse(res.json());
     expect(body.db).toBe(kind);

@@ -2,11 +2,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { healthSchema, readinessSchema, type Readiness } from '@refract/contracts';
+import {
+  healthSchema,
+  readinessSchema,
+  type EngineStatus,
+  type Readiness,
+} from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
 import { DeadlineExceeded, withDeadline } from '../../lib/deadline.js';
 import { volumeMismatch } from '../../services/health/volume-marker.js';
+import type { Engines } from '../../media/engines.js';
 
 /** How long readiness waits for the database and Redis before calling them down. */
 const CHECK_DEADLINE_MS = 2000;
@@ -30,6 +36,23 @@ async function check(
   }
 }
 
+/**
+ * What each engine can do, without its version: a version tells a stranger which published
+ * hole of ffmpeg, Chromium or libheif to try, and nobody but the admin needs it.
+ */
+function withoutVersions(engines: Engines): Engines {
+  const hidden = (engine: EngineStatus) => ({ ...engine, version: null });
+  return {
+    sharp: { ...hidden(engines.sharp), libvips: null },
+    magick: hidden(engines.magick),
+    ffmpeg: hidden(engines.ffmpeg),
+    chromium: hidden(engines.chromium),
+    faces: hidden(engines.faces),
+    segmentation: hidden(engines.segmentation),
+    libheif: hidden(engines.libheif),
+  };
+}
+
 export const healthRoutes =
   (
     context: AppContext,
@@ -43,14 +66,17 @@ export const healthRoutes =
       tags,
       response: { 200: healthSchema },
     };
-    app.get('/api/health', { config: { access: 'public' }, schema }, async () => {
-      const { engines, database, version } = context;
+    const { engines } = context;
+    const enginesWithoutVersions = withoutVersions(engines);
+    // Anyone may ask whether the server is up; an admin's session also shows engine versions.
+    app.get('/api/health', { config: { access: 'optionalUser' }, schema }, async (request) => {
+      const admin = request.user?.is_admin === 1;
       return {
         status: engines.sharp.available ? ('ok' as const) : ('degraded' as const),
-        version,
-        db: database.kind,
+        version: context.version,
+        db: context.database.kind,
         queue: jobs.queueKind,
-        engines,
+        engines: admin ? engines : enginesWithoutVersions,
       };
     });
 

@@ -30,6 +30,7 @@ export const htmlToImageRoutes =
             'engine_unavailable',
             'render_timeout',
             'render_too_large',
+            'too_many_renders',
             'processing_failed',
           ],
         },
@@ -57,7 +58,7 @@ export const htmlToImageRoutes =
           request.user!,
           'convert-html-to-image',
           reply,
-          () => renderer.render(body),
+          () => renderer.render(body, request.user!.id),
         );
         return reply
           .headers(
