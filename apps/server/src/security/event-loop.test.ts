@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describeEachDatabase } from '../test/databases.js';
 import { bombPng, hasFfmpeg, hasLibheif, heicOf } from '../test/image-fixtures.js';
 import { hugeFramesTs } from '../test/media-fixtures.js';
@@ -8,7 +6,7 @@ import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import * as hostile from './hostile-images.js';
-import { watchLoopTwiceIfSlow } from './loop-watch.js';
+import { collectGarbage, watchLoopTwiceIfSlow } from './loop-watch.js';
 
 /** Every image and media route, with fields it accepts, so only the file can be refused. */
 const ROUTES: { path: string; field: string; fields: Record<string, string> }[] = [
@@ -61,8 +59,7 @@ async function hostileCorpus(): Promise<[string, Buffer][]> {
 
 /** Resident memory after a full garbage collection, in MB. */
 function settledRssMb() {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  collectGarbage();
   return process.memoryUsage().rss / 1024 / 1024;
 }
 
