@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import preact from '@preact/preset-vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -120,9 +120,8 @@ function mantineStylesPerComponent(): Plugin {
 
 export default defineConfig({
   plugins: [
-    // Preact in React's place (decision 025): `react`, `react-dom` and their subpaths resolve to
-    // preact/compat, JSX compiles for Preact, and the dev server refreshes components in place.
-    preact(),
+    // React itself (decision 026): JSX for React 19 and Fast Refresh in the dev server.
+    react(),
     pureContractConstants(),
     mantineStylesPerComponent(),
     precompress(),
