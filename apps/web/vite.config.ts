@@ -1,9 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import preact from '@preact/preset-vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { appPreload } from './vite-app-preload';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
@@ -30,7 +31,7 @@ function precompress(): Plugin {
     async writeBundle(_options, bundle) {
       for (const fileName of Object.keys(bundle)) {
         if (!COMPRESSIBLE.test(fileName)) continue;
-        const path = join(root, outDir, fileName);
+        const path = resolve(root, outDir, fileName);
         const bytes = await readFile(path);
         if (bytes.length < 1024) continue;
         const brotli = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
@@ -120,13 +121,13 @@ function mantineStylesPerComponent(): Plugin {
 
 export default defineConfig({
   plugins: [
-    // Preact in React's place (decision 025): `react`, `react-dom` and their subpaths resolve to
-    // preact/compat, JSX compiles for Preact, and the dev server refreshes components in place.
-    preact(),
+    // React itself (decision 026): JSX for React 19 and Fast Refresh in the dev server.
+    react(),
     pureContractConstants(),
     mantineStylesPerComponent(),
     precompress(),
     nonBlockingStylesheet(),
+    appPreload(),
   ],
   resolve: { alias: { '@refract/contracts': contracts } },
   server: {
