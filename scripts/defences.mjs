@@ -951,7 +951,7 @@ export const DEFENCES = [
     edits: [
       [
         `${S}media/image/pipeline.ts`,
-        'if (((await declaredPixels(path, format)) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();',
+        'if ((declaredPixels(bytes, format) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();',
         '',
       ],
       [`${S}media/image/magick.ts`, 'if (info.width * info.height > maxPixels)', 'if (false)'],

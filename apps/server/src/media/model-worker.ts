@@ -8,11 +8,36 @@ interface Pending {
 }
 
 /**
+ * The worker's side of the protocol (CommonJS, put first in a model's worker code):
+ * `serve(infer)` answers each `{ id, ...input }` with `{ id, result }`, transferring what
+ * `infer` lists, or `{ id, error }`.
+ */
+export const MODEL_WORKER_SERVE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const serve = (infer) => parentPort.on('message', async ({ id, ...input }) => {
+  try {
+    const { result, transfer } = await infer(input);
+    parentPort.postMessage({ id, result }, transfer);
+  } catch (err) {
+    parentPort.postMessage({ id, error: String((err && err.message) || err) });
+  }
+});
+`;
+
+export interface ModelWorkerOptions {
+  /** What the model does, for its errors: "Face detection". */
+  name: string;
+  /** Calls waiting at most; past that 503 server_busy, rather than a queue without end. */
+  maxWaiting: number;
+  heapMb: number;
+}
+
+/**
  * A model kept loaded in one worker thread (loading takes seconds, an inference a fraction of
  * one): inferences run there one after another, never on the event loop. The worker's `code`
- * (a CommonJS string) answers each `{ id, ...input }` message with `{ id, result }` or
- * `{ id, error }`. A worker that dies fails what it had and is started again on the next call.
- * At most `maxWaiting` calls wait; past that 503 server_busy, rather than a queue without end.
+ * starts with MODEL_WORKER_SERVE and calls `serve`. A worker that fails (the model missing, the
+ * runtime broken) answers 503 engine_unavailable; one that dies fails what it had and is started
+ * again on the next call.
  */
 export class ModelWorker {
   private worker: Worker | undefined;
@@ -24,14 +49,19 @@ export class ModelWorker {
   constructor(
     private readonly code: string,
     private readonly workerData: unknown,
-    private readonly options: { maxWaiting: number; heapMb: number; busyMessage: string },
+    private readonly options: ModelWorkerOptions,
   ) {}
 
   /** Runs one inference. A `signal` that aborts first answers at once; the worker's answer is dropped. */
   run<T>(input: object, signal?: AbortSignal, transferList?: TransferListItem[]): Promise<T> {
     signal?.throwIfAborted();
     if (this.queued >= this.options.maxWaiting)
-      throw new AppError(503, 'server_busy', this.options.busyMessage, { 'retry-after': '5' });
+      throw new AppError(
+        503,
+        'server_busy',
+        `${this.options.name} is busy. Please try again shortly.`,
+        { 'retry-after': '5' },
+      );
     const worker = this.start();
     const id = (this.nextId += 1);
     return new Promise<T>((resolve, reject) => {
@@ -72,22 +102,30 @@ export class ModelWorker {
       if (this.queued === 0) worker.unref();
       const call = this.pending.get(message.id);
       if (!call) return;
-      if (message.error !== undefined) call.reject(new Error(message.error));
+      if (message.error !== undefined) call.reject(this.unavailable(message.error));
       else call.resolve(message.result);
     });
-    const fail = (err: Error) => {
+    const fail = (err: AppError) => {
       if (this.worker === worker) {
         this.worker = undefined;
         this.queued = 0;
       }
       for (const call of [...this.pending.values()]) if (call.worker === worker) call.reject(err);
     };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the model's worker stopped (exit ${code})`)));
+    worker.on('error', (err) => fail(this.unavailable(err.message)));
+    worker.on('exit', (code) => fail(this.unavailable(`its worker stopped (exit ${code})`)));
     // An idle model must not keep a process alive that has nothing else to do; a call under
     // way does (unref'd after the listeners, as adding a 'message' listener refs it again).
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  private unavailable(reason: string) {
+    return new AppError(
+      503,
+      'engine_unavailable',
+      `${this.options.name} is not available on this server (${reason})`,
+    );
   }
 }

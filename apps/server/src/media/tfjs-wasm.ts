@@ -18,9 +18,11 @@ export const tfjsPaths = () => ({
   wasmDir: dirname(require.resolve(TFJS_WASM_FILE)),
 });
 
-/** The start both workers share: the runtime on its WebAssembly backend (CommonJS source). */
+/**
+ * The start both models' workers share (CommonJS, after MODEL_WORKER_SERVE): the runtime on its
+ * WebAssembly backend.
+ */
 export const TFJS_WORKER_START = `
-const { parentPort, workerData } = require('node:worker_threads');
 const tf = require(workerData.tfjs);
 require(workerData.tfjsWasm).setWasmPaths(workerData.wasmDir + '/');
 const backend = (async () => {

@@ -1,5 +1,5 @@
 import { Worker, type TransferListItem } from 'node:worker_threads';
-import { AppError } from '../lib/app-error.js';
+import { processingTimeout } from './image/slots.js';
 
 /** What a task's worker posts back once: its result, or why it failed. */
 export type TaskMessage<T> = { result: T } | { error: string; code?: string };
@@ -12,9 +12,6 @@ export interface WorkerTaskOptions {
   heapMb: number;
   transferList?: TransferListItem[];
 }
-
-export const timedOut = () =>
-  new AppError(504, 'processing_timeout', 'Processing took too long and was stopped');
 
 /**
  * Runs `code` (a CommonJS string: it needs no build step of its own) in a worker thread, so a
@@ -48,7 +45,7 @@ export function runWorkerTask<T>(
       void worker.terminate();
       act();
     };
-    const timer = setTimeout(() => settle(() => reject(timedOut())), timeoutMs);
+    const timer = setTimeout(() => settle(() => reject(processingTimeout())), timeoutMs);
     const onAbort = () => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (message: TaskMessage<T>) =>

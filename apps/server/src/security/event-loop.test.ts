@@ -5,32 +5,30 @@ import { hugeFramesTs } from '../test/media-fixtures.js';
 import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { TOOL_REGISTRY } from '../tools/registry.js';
 import * as hostile from './hostile-images.js';
 import { collectGarbage, watchLoopTwiceIfSlow } from './loop-watch.js';
 
-/** Every image and media route, with fields it accepts, so only the file can be refused. */
-const ROUTES: { path: string; field: string; fields: Record<string, string> }[] = [
-  { path: '/api/convert', field: 'image', fields: { format: 'png' } },
-  { path: '/api/convert', field: 'image', fields: { format: 'pdf' } },
-  { path: '/api/convert', field: 'image', fields: { format: 'webm' } },
-  { path: '/api/compress', field: 'image', fields: {} },
-  { path: '/api/resize', field: 'image', fields: { width: '100' } },
-  { path: '/api/rotate', field: 'image', fields: { angle: '90' } },
-  { path: '/api/crop', field: 'image', fields: { x: '0', y: '0', width: '10', height: '10' } },
-  { path: '/api/watermark', field: 'image', fields: { text: 'mine' } },
-  { path: '/api/meme', field: 'image', fields: { topText: 'top' } },
-  {
-    path: '/api/blur-face',
-    field: 'image',
-    fields: { areas: '[{"x":0,"y":0,"width":50,"height":50}]' },
-  },
-  { path: '/api/upscale', field: 'image', fields: {} },
-  { path: '/api/remove-background', field: 'image', fields: {} },
+/** Fields each tool accepts, so only the file can be refused (tools not named need none). */
+const FIELDS: Record<string, Record<string, string>[]> = {
+  // Each engine convert writes with: sharp, ImageMagick, ffmpeg.
+  convert: [{ format: 'png' }, { format: 'pdf' }, { format: 'webm' }],
+  resize: [{ width: '100' }],
+  rotate: [{ angle: '90' }],
+  crop: [{ x: '0', y: '0', width: '10', height: '10' }],
+  watermark: [{ text: 'mine' }],
+  meme: [{ topText: 'top' }],
+  blurFace: [{ areas: '[{"x":0,"y":0,"width":50,"height":50}]' }],
+  convertAudio: [{ format: 'wav' }],
+  convertVideo: [{ format: 'mp4' }],
+};
+
+/** Every tool's route (a new tool is sent the corpus too), and detect-faces. */
+const ROUTES = [
+  ...TOOL_REGISTRY.flatMap((tool) =>
+    (FIELDS[tool.id] ?? [{}]).map((fields) => ({ path: tool.path, field: tool.fileField, fields })),
+  ),
   { path: '/api/detect-faces', field: 'image', fields: {} },
-  { path: '/api/audio/convertaudio', field: 'audio', fields: { format: 'wav' } },
-  { path: '/api/audio/compress-audio', field: 'audio', fields: {} },
-  { path: '/api/video/convert-video', field: 'video', fields: { format: 'mp4' } },
-  { path: '/api/video/compress-video', field: 'video', fields: {} },
 ];
 
 /** A PDF and an EPS: outputs only, never read; they must be refused as they are. */

@@ -9,27 +9,19 @@ export function collectGarbage() {
 }
 
 /**
- * Watches this process's event loop from now until `stop()`: the longest any timer waited past
- * its time, in milliseconds. A decoder, encoder or model run on the loop shows up here as its
- * whole running time; one in a worker thread or a child process does not.
+ * The longest this process's event loop was held while `work` ran (the longest any timer waited
+ * past its time), and what `work` answered. A decoder, encoder or model run on the loop shows up
+ * here as its whole running time; one in a worker thread or a child process does not.
  */
-export function loopWatch() {
+async function watchLoopDuring<T>(work: () => Promise<T>) {
+  collectGarbage();
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
-  return {
-    stop() {
-      histogram.disable();
-      return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6 };
-    },
-  };
-}
-
-/** The longest the event loop was held while `work` ran, and what it answered. */
-export async function watchLoopDuring<T>(work: () => Promise<T>) {
-  collectGarbage();
-  const watch = loopWatch();
-  const result = await work();
-  return { result, maxMs: watch.stop().maxMs };
+  try {
+    return { result: await work(), maxMs: histogram.max / 1e6 };
+  } finally {
+    histogram.disable();
+  }
 }
 
 /**

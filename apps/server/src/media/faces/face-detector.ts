@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DetectedFace, EngineStatus } from '@refract/contracts';
 import type { Sharp } from 'sharp';
-import { AppError } from '../../lib/app-error.js';
-import { ModelWorker } from '../model-worker.js';
+import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WASM_FILE, TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
@@ -42,27 +41,22 @@ export function faceModelStatus(): EngineStatus {
  * inference on a 1024 px image takes about half a second of one core: on the event loop it held
  * every other request that long.
  */
-const WORKER = `${TFJS_WORKER_START}
+const WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
 const ready = (async () => {
   await backend;
   const faceapi = require(workerData.faceApi);
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(workerData.modelDir);
   return faceapi;
 })();
-parentPort.on('message', async ({ id, data, width, height }) => {
+serve(async ({ data, width, height }) => {
+  const faceapi = await ready;
+  const tensor = tf.tensor3d(data, [height, width, 3], 'int32');
   try {
-    const faceapi = await ready;
-    const tensor = tf.tensor3d(data, [height, width, 3], 'int32');
-    try {
-      const options = new faceapi.SsdMobilenetv1Options(workerData.options);
-      const found = await faceapi.detectAllFaces(tensor, options);
-      parentPort.postMessage({ id, result: found.map(({ box, score }) =>
-        ({ x: box.x, y: box.y, width: box.width, height: box.height, score })) });
-    } finally {
-      tensor.dispose();
-    }
-  } catch (err) {
-    parentPort.postMessage({ id, error: String((err && err.message) || err) });
+    const found = await faceapi.detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options(workerData.options));
+    return { result: found.map(({ box, score }) =>
+      ({ x: box.x, y: box.y, width: box.width, height: box.height, score })) };
+  } finally {
+    tensor.dispose();
   }
 });
 `;
@@ -81,11 +75,7 @@ function getDetector(): ModelWorker {
       modelDir: modelDir(),
       options: { minConfidence: MIN_CONFIDENCE, maxResults: MAX_FACES },
     },
-    {
-      maxWaiting: MAX_WAITING,
-      heapMb: 512,
-      busyMessage: 'Face detection is busy. Please try again shortly.',
-    },
+    { name: 'Face detection', maxWaiting: MAX_WAITING, heapMb: 512 },
   );
   return detector;
 }
@@ -107,20 +97,10 @@ export async function detectFaces(
   source: { width: number; height: number },
   signal?: AbortSignal,
 ): Promise<DetectedFace[]> {
-  let boxes: { x: number; y: number; width: number; height: number; score: number }[];
-  try {
-    const data = new Uint8Array(pixels.data);
-    boxes = await getDetector().run({ data, width: pixels.width, height: pixels.height }, signal, [
-      data.buffer,
-    ]);
-  } catch (err) {
-    if (err instanceof AppError || signal?.aborted) throw err;
-    throw new AppError(
-      503,
-      'engine_unavailable',
-      `Face detection is not available on this server (${(err as Error).message})`,
-    );
-  }
+  const data = new Uint8Array(pixels.data);
+  const boxes = await getDetector().run<
+    { x: number; y: number; width: number; height: number; score: number }[]
+  >({ data, width: pixels.width, height: pixels.height }, signal, [data.buffer]);
   const scale = source.width / pixels.width;
   return boxes.map((box) => {
     const x = Math.max(0, Math.round(box.x * scale));

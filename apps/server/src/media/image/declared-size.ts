@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import type { InputFormat } from './sniff.js';
 
 /** Netpbm's header: magic, width, height, as whitespace-separated text with # comments. */
@@ -31,19 +30,10 @@ const READERS: Partial<Record<InputFormat, (head: Buffer) => number | undefined>
  * The pixels a file's header declares, read on the spot for the formats ImageMagick decodes: a
  * bomb is refused before a worker starts (ImageMagick pings the header again in its worker, for
  * what this does not read, such as an icon's embedded PNG). Undefined when the format has no
- * reader here or the header is too short to say.
+ * reader here or the file is too short to say.
  */
-export async function declaredPixels(path: string, format: InputFormat) {
+export function declaredPixels(bytes: Buffer, format: InputFormat): number | undefined {
   const read = READERS[format];
-  if (!read) return undefined;
-  const file = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const { bytesRead } = await file.read(head, 0, head.length, 0);
-    return bytesRead >= 26 ? read(head.subarray(0, bytesRead)) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    await file.close();
-  }
+  if (!read || bytes.length < 26) return undefined;
+  return read(bytes.subarray(0, 1024));
 }

@@ -79,7 +79,7 @@ const beside = (near: string, extension: string) =>
   join(dirname(near), `heif-${randomBytes(6).toString('hex')}.${extension}`);
 
 /** The top-level images heif-info lists, in heif-convert's order, and which is the primary. */
-export function heifImages(info: string) {
+function heifImages(info: string) {
   const images = [...info.matchAll(/^image: (\d+)x(\d+) \(id=\d+\)(, primary)?/gm)].map((m) => ({
     pixels: Number(m[1]) * Number(m[2]),
     primary: m[3] !== undefined,

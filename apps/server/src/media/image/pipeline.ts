@@ -119,8 +119,8 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     const magickFormat = MAGICK_INPUTS[format];
     // Both decode off the event loop (a worker thread, a child process), holding an image slot.
     if (magickFormat) {
-      if (((await declaredPixels(path, format)) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();
       const bytes = await readFile(path);
+      if ((declaredPixels(bytes, format) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();
       input = await inImageSlot(() => decodeToPng(bytes, magickFormat, signal), signal);
     }
     if (format === 'heif') input = await inImageSlot(() => decodeHeif(path, signal), signal);

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EngineStatus } from '@refract/contracts';
-import { AppError } from '../../lib/app-error.js';
-import { ModelWorker } from '../model-worker.js';
+import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
@@ -32,7 +31,7 @@ export function segmentationModelStatus(): EngineStatus {
  * loader would treat a path as a URL to fetch). An inference took about a tenth of a second of
  * one core, on the event loop before.
  */
-const WORKER = `${TFJS_WORKER_START}
+const WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
 const { readFileSync } = require('node:fs');
 const ready = (async () => {
   await backend;
@@ -49,20 +48,16 @@ const ready = (async () => {
     }),
   });
 })();
-parentPort.on('message', async ({ id, rgb, side }) => {
+serve(async ({ rgb, side }) => {
+  const model = await ready;
+  const output = tf.tidy(() =>
+    model.execute(tf.tensor4d(Float32Array.from(rgb, (v) => v / 255), [1, side, side, 3])));
   try {
-    const model = await ready;
-    const output = tf.tidy(() =>
-      model.execute(tf.tensor4d(Float32Array.from(rgb, (v) => v / 255), [1, side, side, 3])));
-    try {
-      const probabilities = await output.data();
-      const mask = Uint8Array.from(probabilities, (p) => Math.round(p * 255));
-      parentPort.postMessage({ id, result: mask }, [mask.buffer]);
-    } finally {
-      output.dispose();
-    }
-  } catch (err) {
-    parentPort.postMessage({ id, error: String((err && err.message) || err) });
+    const probabilities = await output.data();
+    const mask = Uint8Array.from(probabilities, (p) => Math.round(p * 255));
+    return { result: mask, transfer: [mask.buffer] };
+  } finally {
+    output.dispose();
   }
 });
 `;
@@ -77,11 +72,7 @@ function getSegmenter(): ModelWorker {
       modelJson: MODEL_JSON,
       modelDir: MODEL_DIR,
     },
-    {
-      maxWaiting: MAX_WAITING,
-      heapMb: 512,
-      busyMessage: 'Background removal is busy. Please try again shortly.',
-    },
+    { name: 'Background removal', maxWaiting: MAX_WAITING, heapMb: 512 },
   );
   return segmenter;
 }
@@ -94,15 +85,6 @@ export async function segmentPerson(rgb: Buffer, signal?: AbortSignal): Promise<
   const side = SEGMENTATION_SIDE;
   if (rgb.length !== side * side * 3) throw new Error('the model takes 256×256 RGB pixels');
   const input = new Uint8Array(rgb);
-  try {
-    const mask = await getSegmenter().run<Uint8Array>({ rgb: input, side }, signal, [input.buffer]);
-    return Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength);
-  } catch (err) {
-    if (err instanceof AppError || signal?.aborted) throw err;
-    throw new AppError(
-      503,
-      'engine_unavailable',
-      `Background removal is not available on this server (${(err as Error).message})`,
-    );
-  }
+  const mask = await getSegmenter().run<Uint8Array>({ rgb: input, side }, signal, [input.buffer]);
+  return Buffer.from(mask.buffer, mask.byteOffset, mask.byteLength);
 }

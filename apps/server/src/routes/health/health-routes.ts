@@ -2,12 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import {
-  healthSchema,
-  readinessSchema,
-  type EngineStatus,
-  type Readiness,
-} from '@refract/contracts';
+import { healthSchema, readinessSchema, type Readiness } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
 import { DeadlineExceeded, withDeadline } from '../../lib/deadline.js';
@@ -41,16 +36,11 @@ async function check(
  * hole of ffmpeg, Chromium or libheif to try, and nobody but the admin needs it.
  */
 function withoutVersions(engines: Engines): Engines {
-  const hidden = (engine: EngineStatus) => ({ ...engine, version: null });
-  return {
-    sharp: { ...hidden(engines.sharp), libvips: null },
-    magick: hidden(engines.magick),
-    ffmpeg: hidden(engines.ffmpeg),
-    chromium: hidden(engines.chromium),
-    faces: hidden(engines.faces),
-    segmentation: hidden(engines.segmentation),
-    libheif: hidden(engines.libheif),
-  };
+  const hidden = Object.entries(engines).map(([name, engine]) => [
+    name,
+    { ...engine, version: null, ...('libvips' in engine ? { libvips: null } : {}) },
+  ]);
+  return Object.fromEntries(hidden) as Engines;
 }
 
 export const healthRoutes =
