@@ -57,15 +57,24 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
   });
 
   async function register(web: Proc) {
+    const body = registrationBody();
     const res = await fetch(`${web.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(registrationBody()),
+      body: JSON.stringify(body),
     });
     expect(res.status).toBe(201);
     const { token, user } = (await res.json()) as { token: string; user: { _id: string } };
-    return { token, id: user._id, auth: { authorization: `Bearer ${token}` } };
+    const credentials = { email: body.email, password: body.password };
+    return { token, id: user._id, auth: { authorization: `Bearer ${token}` }, credentials };
   }
+  const login = (web: Proc, user: User) =>
+    fetch(`${web.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(user.credentials),
+      signal: AbortSignal.timeout(30_000),
+    });
   type User = Awaited<ReturnType<typeof register>>;
 
   function form(content: Buffer, format: string, field: string) {
@@ -371,7 +380,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     expect(Date.now() - termAt).toBeLessThan(6_000 + 5_000);
 
     process.kill(longFfmpeg, 'SIGCONT');
-    // The long job goes on in a worker; its result waits in the user's recent jobs, charged once.
+    // The long job goes on in a worker; its result waits in the user's recent jobs.
     await within(
       180_000,
       'the long job to end',
@@ -384,15 +393,17 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     expect(
       (await fetch(`${web1.url}/api/jobs/${longJob}/result`, { headers: user.auth })).status,
     ).toBe(200);
-    // The cut upload's slot and partial file went with the shutdown; only the two delivered
-    // jobs are charged.
+    // The cut upload's slot and partial file went with the shutdown.
     const slots = await c.query(
       "SELECT id FROM jobs WHERE user_id = $1 AND status IN ('receiving', 'queued')",
       [user.id],
     );
     expect(slots.rows).toEqual([]);
     expect(jobFiles()).not.toContain(cutSlot);
-    expect(await used(web1, user)).toBe(2);
+    // The long wait was answered 503, so its job is free although delivered (issue #33): only
+    // the short job is charged.
+    expect(await job(longJob)).toMatchObject({ charged: 0 });
+    expect(await used(web1, user)).toBe(1);
   }, 300_000);
 
   it('a web process and a worker on another DATA_DIR: the worker refuses to start, the web is not ready and refuses jobs with storage_unavailable', async () => {
@@ -510,6 +521,64 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
       await proxy.close();
     }
   }, 400_000);
+
+  it('the database refuses connections (55000, 57P01): 503 with Retry-After everywhere, the waiting request told 503 is not charged', async () => {
+    const user = await register(web1);
+    const waiting = fetch(`${web1.url}/api/video/convert-video`, {
+      method: 'POST',
+      headers: user.auth,
+      body: form(longVideo, 'webm', 'video'),
+    });
+    const { value: line } = await within(60_000, 'the waiting job to run', async () => {
+      const rows = await c.query("SELECT id FROM jobs WHERE user_id = $1 AND status = 'running'", [
+        user.id,
+      ]);
+      const id = rows.rows[0]?.id as string | undefined;
+      return id && ffmpegOf(id)[0] ? { id, line: ffmpegOf(id)[0]! } : undefined;
+    });
+    const jobId = line.id;
+    // Paused, so the encode is surely still under way when the database is back.
+    const ffmpegPid = Number(line.line.trim().split(/\s+/)[0]);
+    process.kill(ffmpegPid, 'SIGSTOP');
+    const database = new URL(c.databaseUrl).pathname.slice(1);
+    const ours = (await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    await c.db.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+    await c.db.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> $2',
+      [database, ours],
+    );
+    const cutAt = Date.now();
+    try {
+      const refusal = async (res: Response) => ({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        code: ((await res.json()) as { code: string }).code,
+      });
+      const unavailable = { status: 503, retryAfter: '10', code: 'service_unavailable' };
+      expect(await refusal(await waiting)).toEqual(unavailable);
+      expect(await refusal(await login(web1, user))).toEqual(unavailable);
+      expect(
+        await refusal(await fetch(`${web2.url}/api/jobs/${jobId}`, { headers: user.auth })),
+      ).toEqual(unavailable);
+      expect(await refusal(await submit(web2, user, wav.subarray(0, 4096)))).toEqual(unavailable);
+      // Longer than a silent runner is given (10 s), so a re-queue would happen if it could.
+      await sleep(Math.max(0, 12_000 - (Date.now() - cutAt)));
+    } finally {
+      await c.db.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+    }
+    console.log(`database refused connections for ${Date.now() - cutAt} ms`);
+    expect((await login(web1, user)).status).toBe(200);
+    process.kill(ffmpegPid, 'SIGCONT');
+    const done = await within(180_000, 'the job to end', async () => {
+      const row = await job(jobId);
+      return row && ['done', 'failed'].includes(row.status) ? row : undefined;
+    });
+    // Delivered to the user's recent jobs, free: they were told 503.
+    expect(done.value).toMatchObject({ status: 'done', charged: 0 });
+    expect(await used(web1, user)).toBe(0);
+    const result = await fetch(`${web2.url}/api/jobs/${jobId}/result`, { headers: user.auth });
+    expect(result.status).toBe(200);
+  }, 300_000);
 
   /** An upload that sends its first bytes and then nothing: resolves with the answer it gets. */
   function slowUpload(web: Proc, user: User) {

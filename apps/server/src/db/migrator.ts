@@ -13,6 +13,7 @@ import * as m011 from './migrations/011-account-suspension.js';
 import * as m012 from './migrations/012-job-runs.js';
 import * as m013 from './migrations/013-batches.js';
 import * as m014 from './migrations/014-invisible-email-characters.js';
+import * as m015 from './migrations/015-job-waivers.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '012-job-runs': m012,
   '013-batches': m013,
   '014-invisible-email-characters': m014,
+  '015-job-waivers': m015,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -120,6 +120,8 @@ export interface JobsTable {
   charged: number;
   /** The running attempt's token: only its runner's writes match it. */
   runner: string | null;
+  /** 1 when a waiting request for it was answered 503: it is never charged (migration 015). */
+  waived: number;
   /** Runs started; a job whose worker died is re-queued while MAX_ATTEMPTS is not reached. */
   attempts: number;
   /** A file of a batch: the batch, its place in it, and the name the file was uploaded with. */

@@ -25,6 +25,22 @@ describe('isDatabaseUnavailable', () => {
       true,
     );
     expect(isDatabaseUnavailable(new AggregateError([withCode('x', 'ECONNREFUSED')]))).toBe(true);
+    // Issue #33: a database refusing connections, or out of them, is an outage too.
+    const refusing = 'database "refract" is not currently accepting connections';
+    expect(isDatabaseUnavailable(withCode(refusing, '55000'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('sorry, too many clients already', '53300'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('out of memory', '53200'))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        withCode('terminating connection due to administrator command', '57P01'),
+      ),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(withCode('the database system is shutting down', '57P02'))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(withCode('server closed the connection', '08006'))).toBe(true);
+    // Another 55000 (a sequence used before it was set) is a bug.
+    expect(isDatabaseUnavailable(withCode('lastval is not yet defined', '55000'))).toBe(false);
     // A bad query or a broken constraint is a bug (500), not an outage.
     expect(isDatabaseUnavailable(withCode('syntax error at or near', '42601'))).toBe(false);
     expect(isDatabaseUnavailable(withCode('duplicate key value', '23505'))).toBe(false);

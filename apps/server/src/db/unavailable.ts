@@ -17,11 +17,19 @@ const NETWORK_CODES = new Set([
 ]);
 
 /**
- * PostgreSQL's own codes: connection exceptions (class 08), query_canceled (57014, our
- * statement_timeout), the server shutting down or starting (57P01–57P03), too many
- * connections (53300).
+ * PostgreSQL's own codes: connection exceptions (class 08), insufficient resources (class 53:
+ * too many connections, out of memory, disk full), query_canceled (57014, our
+ * statement_timeout), the server shutting down, restarting or starting (57P01–57P03), an
+ * idle session ended (57P05), and a standby refusing writes while a failover completes (25006).
  */
-const POSTGRES_CODE = /^(08...|57014|57P0[123]|53300)$/;
+const POSTGRES_CODE = /^(08...|53...|57014|57P0[1235]|25006)$/;
+
+/**
+ * 55000 (object not in prerequisite state) is an outage only when the database refuses new
+ * connections (`ALTER DATABASE … ALLOW_CONNECTIONS false`, a database being dropped or
+ * restored); otherwise it is a bug.
+ */
+const NOT_ACCEPTING = /is not currently accepting connections/;
 
 /** What node-postgres says when it gave up itself (connect or query deadline, lost socket). */
 const DRIVER_MESSAGE =
@@ -31,6 +39,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
   if (code && (NETWORK_CODES.has(code) || POSTGRES_CODE.test(code))) return true;
+  if (code === '55000' && NOT_ACCEPTING.test(err.message)) return true;
   if (DRIVER_MESSAGE.test(err.message)) return true;
   // Several addresses tried at once (localhost: ::1 and 127.0.0.1) fail together.
   if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   SERVICES,
   UNLIMITED,
@@ -14,6 +15,7 @@ import type {
   SubscriptionsRepository,
 } from '../db/repositories/subscriptions-repository.js';
 import type { UsageRepository } from '../db/repositories/usage-repository.js';
+import type { OwedWrites } from '../lib/owed-writes.js';
 import { billingPeriod, calendarMonth, type Period } from './quota-period.js';
 import { applyDueChange } from './payments/plan-changes.js';
 
@@ -43,6 +45,8 @@ export function quotaService(
   subscriptions: SubscriptionsRepository,
   usage: UsageRepository,
   clock: () => Date = () => new Date(),
+  /** Where a give-back waits when the database cannot take it now (always, in the app). */
+  owed?: OwedWrites,
 ) {
   async function planBySlug(slug: string): Promise<PlanWithQuotas> {
     const plan = await plans.findBySlug(slug);
@@ -111,7 +115,12 @@ export function quotaService(
     const settleOnce = async (outcome: 'confirm' | 'release') => {
       if (settled) return;
       settled = true;
-      await settle({ userId: user.id, service, periodStart, count }, outcome);
+      try {
+        await settle({ userId: user.id, service, periodStart, count }, outcome);
+      } catch (err) {
+        settled = false; // a confirm that failed may still be given back
+        throw err;
+      }
     };
     return {
       status: { service, used, quota, remaining: remaining(quota, used), resetsAt },
@@ -123,14 +132,26 @@ export function quotaService(
 
   /**
    * Confirms or gives back a held charge. A job may end in another process than the one
-   * that reserved it, so the charge is named by its fields rather than held in memory.
+   * that reserved it, so the charge is named by its fields rather than held in memory. A
+   * give-back the database cannot take now is owed (lib/owed-writes): it lands once the
+   * database is back, so a user answered 503 during an outage is not charged.
    */
   async function settle(
     charge: { userId: string; service: string; periodStart: string; count: number },
     outcome: 'confirm' | 'release',
   ) {
-    if (outcome === 'confirm') await usage.recordEvent(charge.userId, charge.service, charge.count);
-    else await usage.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
+    if (outcome === 'confirm') {
+      await usage.recordEvent(charge.userId, charge.service, charge.count);
+      return;
+    }
+    const giveBack = () =>
+      usage.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
+    if (!owed) await giveBack();
+    else
+      await owed.run(
+        `give back a use of ${charge.service} to user ${charge.userId} (${randomUUID()})`,
+        giveBack,
+      );
   }
 
   return {

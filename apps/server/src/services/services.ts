@@ -11,6 +11,7 @@ import { adminService } from './admin-service.js';
 import { apiKeyService } from './api-key-service.js';
 import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
+import { owedWrites } from '../lib/owed-writes.js';
 import { accountService } from './account-service.js';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
@@ -70,7 +71,8 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       : undefined;
   const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
   const limiters = attemptLimiters(config, log);
-  const quotas = quotaService(plans, subscriptions, usage);
+  const owed = owedWrites(log);
+  const quotas = quotaService(plans, subscriptions, usage, undefined, owed);
   return {
     users,
     accounts: accountService(users, tokens),
@@ -103,7 +105,10 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     credentialAttempts: limiters.credentials,
     loginAttempts: loginAttempts(limiters.credentials),
     signUpAttempts: limiters.signUps,
-    close: limiters.close,
+    async close() {
+      await owed.flush();
+      limiters.close();
+    },
   };
 }
 

@@ -31,6 +31,9 @@ const WAITING: Status[] = ['receiving', 'queued'];
 /** Serialises job admissions on PostgreSQL (SQLite has a single writer). */
 const ADMISSION_LOCK = 18_001;
 
+/** A job's charge as it ends: none when a request for it was answered 503 (`waive`). */
+const unlessWaived = sql<number>`CASE WHEN waived = 1 THEN 0 ELSE 1 END`;
+
 /**
  * Every state change is one conditional UPDATE, so when a runner, a cancel and a sweeper race,
  * exactly one of them moves the job on (and settles its quota charge).
@@ -73,6 +76,7 @@ export function jobsRepository(db: Kysely<Database>) {
         progress: 0,
         charged: 0,
         attempts: 0,
+        waived: 0,
         runner: null,
         updated_at: at,
       })
@@ -201,13 +205,14 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(await query.executeTakeFirst());
     },
 
+    /** running → done; the job's charge (none when waived), or undefined when the run was not its own. */
     async finishDone(id: string, runner: string, result: JobResult, now: string) {
       const done = await db
         .updateTable('jobs')
         .set({
           status: 'done',
           progress: 100,
-          charged: 1,
+          charged: unlessWaived,
           result_file: result.file,
           result_filename: result.filename,
           result_content_type: result.contentType,
@@ -218,13 +223,15 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('status', '=', 'running')
         .where('runner', '=', runner)
+        .returning('charged')
         .executeTakeFirst();
-      return changed(done);
+      return done && { charged: done.charged === 1 };
     },
 
     /**
-     * Ends a queued or running job as failed or cancelled; false when it had already ended.
-     * `charged`: its use counts although it did not finish (see job-service's charging rule).
+     * Ends a queued or running job as failed or cancelled: its charge, or undefined when it had
+     * already ended. `charged`: its use counts although it did not finish (see job-service's
+     * charging rule), unless the job was waived.
      */
     async end(
       id: string,
@@ -239,7 +246,7 @@ export function jobsRepository(db: Kysely<Database>) {
         .updateTable('jobs')
         .set({
           status,
-          charged: charged ? 1 : 0,
+          charged: charged ? unlessWaived : 0,
           error_status: error?.status ?? null,
           error_code: error?.code ?? null,
           error_message: error?.message ?? null,
@@ -249,7 +256,30 @@ export function jobsRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('status', 'in', UNFINISHED);
       if (runner) query = query.where('runner', '=', runner);
-      return changed(await query.executeTakeFirst());
+      const ended = await query.returning('charged').executeTakeFirst();
+      return ended && { charged: ended.charged === 1 };
+    },
+
+    /**
+     * A waiting request for this job was answered 503, so the job must cost nothing: marked
+     * waived while unfinished (whoever ends it then charges nothing), or uncharged when it has
+     * already ended charged: `refund` says its use must be given back now.
+     */
+    async waive(id: string): Promise<{ refund: boolean }> {
+      const marked = await db
+        .updateTable('jobs')
+        .set({ waived: 1 })
+        .where('id', '=', id)
+        .where('status', 'in', [...UNDER_WAY])
+        .executeTakeFirst();
+      if (changed(marked)) return { refund: false };
+      const refunded = await db
+        .updateTable('jobs')
+        .set({ waived: 1, charged: 0 })
+        .where('id', '=', id)
+        .where('charged', '=', 1)
+        .executeTakeFirst();
+      return { refund: changed(refunded) };
     },
 
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */

@@ -23,7 +23,8 @@ const querySchema = z.object({
  * An audio or video tool's POST route. The upload is checked and probed, a use is held on the
  * quota, and the work is queued as a job. `?async=1` answers 202 {jobId} at once (then see
  * /api/jobs/:id); otherwise the request waits and answers with the file. A client that goes
- * away cancels its job only while that costs nothing (job-service `abandon`).
+ * away cancels its job only while that costs nothing (job-service `abandon`); a wait answered
+ * 503 (the database could not serve it, or the process drained) makes the job free (`waive`).
  */
 export function registerJobTool(
   app: FastifyInstance,
@@ -72,13 +73,15 @@ export function registerJobTool(
       if (query.async === '1' || query.async === 'true')
         return reply.status(202).headers(quotaHeaders(status)).send({ jobId: id });
 
-      const clientGone = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) clientGone.abort();
-      });
-      const job = await jobs.watch(id, () => {}, clientGone.signal);
+      // Closed before the job ended: the client went away, or the drain answered 503.
+      const closed = new AbortController();
+      reply.raw.once('close', () => closed.abort());
+      const job = await jobs.waitFor(id, closed.signal);
       if (!job) {
-        await jobs.abandon(id);
+        // Told 503 by the drain: the job costs nothing. Gone of its own accord: see `abandon`.
+        if (reply.sent) await jobs.waive(id);
+        else await jobs.abandon(id);
+        jobs.endWait(id);
         return reply;
       }
       if (job.status !== 'done') {

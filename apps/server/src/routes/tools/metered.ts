@@ -27,7 +27,13 @@ export async function runMetered<T>(
     reply.headers(quotaHeaders(givenBack(reservation.status)));
     throw mapError(err);
   }
-  await reservation.confirm();
+  try {
+    await reservation.confirm();
+  } catch (err) {
+    // The database went away after the work was done: the user is answered 503, uncharged.
+    await reservation.release();
+    throw err;
+  }
   reply.headers(quotaHeaders(reservation.status));
   return result;
 }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { owedWrites } from '../../lib/owed-writes.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -132,6 +133,7 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
         runner: { interrupt() {} } as unknown as JobRunner,
         changes: new EventEmitter(),
         log: t.app.log,
+        owed: owedWrites(t.app.log),
       });
       await service.cancel({ ...(await row(t, jobId))!, status: 'running' });
       expect((await status(t, token, jobId)).json()).toMatchObject({

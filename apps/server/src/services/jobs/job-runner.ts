@@ -161,9 +161,10 @@ export function jobRunner(deps: {
       // Room is made before the job shows as done, and checked again after, in case another
       // of this user's jobs finished at the same moment.
       await keepWithinAllowance(job.user_id, bytes);
-      if (await jobs.finishDone(id, token, stored, now())) {
+      const done = await jobs.finishDone(id, token, stored, now());
+      if (done) {
         await keepOnlyResult(config.dataDir, id, file);
-        await quotas.settle(chargeOf(job), 'confirm');
+        await quotas.settle(chargeOf(job), done.charged ? 'confirm' : 'release');
         await keepWithinAllowance(job.user_id, 0);
       } else await tidyAfter(id);
     } catch (err) {
@@ -171,8 +172,8 @@ export function jobRunner(deps: {
       else {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
         const charged = CHARGED_WHEN_STOPPED.has(error.code);
-        if (await jobs.end(id, 'failed', now(), error, charged, token))
-          await quotas.settle(chargeOf(job), charged ? 'confirm' : 'release');
+        const ended = await jobs.end(id, 'failed', now(), error, charged, token);
+        if (ended) await quotas.settle(chargeOf(job), ended.charged ? 'confirm' : 'release');
         await tidyAfter(id);
       }
     } finally {

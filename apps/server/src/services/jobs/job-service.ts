@@ -8,6 +8,7 @@ import type { JobRow, JobsRepository } from '../../db/repositories/jobs-reposito
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { QuotaService, Reservation } from '../quota-service.js';
+import type { OwedWrites } from '../../lib/owed-writes.js';
 import type { SharedVolumeGuard } from '../health/volume-marker.js';
 import { createJobDir, jobDir, removeJobDir } from './job-files.js';
 import type { JobQueue } from './job-queue.js';
@@ -124,9 +125,13 @@ export function jobService(deps: {
   /** Emits a job's id when this process changed it; other processes' changes are polled. */
   changes: EventEmitter;
   log: FastifyBaseLogger;
+  /** Where a waiver waits while the database cannot take it (see `waive`). */
+  owed: OwedWrites;
 }) {
   const { jobs, quotas, dataDir } = deps;
   let shuttingDown = false;
+  /** Jobs this process's waiting requests are waiting for. */
+  const waiting = new Set<string>();
   /** Slots this process claimed whose upload has not yet become a job or been given back. */
   const receiving = new Set<string>();
 
@@ -136,11 +141,42 @@ export function jobService(deps: {
    */
   async function stop(job: JobRow, status: 'failed' | 'cancelled', charged = false) {
     const error = status === 'failed' ? INTERRUPTED : charged ? CANCELLED_CHARGED : CANCELLED;
-    if (!(await jobs.end(job.id, status, now(), error, charged))) return;
+    const ended = await jobs.end(job.id, status, now(), error, charged);
+    if (!ended) return;
     deps.runner.interrupt(job.id);
-    await quotas.settle(chargeOf(job), charged ? 'confirm' : 'release');
+    await quotas.settle(chargeOf(job), ended.charged ? 'confirm' : 'release');
     await removeJobDir(dataDir, job.id);
     deps.changes.emit(job.id);
+  }
+
+  /**
+   * A waiting request for this job was answered 503 (the database could not serve it, or
+   * this process drained): the user was told it did not happen, so the job costs nothing,
+   * even if it finishes later and its result is kept. The mark is owed to the database when
+   * it cannot take it now, and lands once it is back (a job that ended charged meanwhile is
+   * given back then).
+   */
+  async function waive(id: string) {
+    await deps.owed.run(`waive job ${id}`, async () => {
+      const { refund } = await jobs.waive(id);
+      const job = refund ? await jobs.find(id) : undefined;
+      if (job) await quotas.settle(chargeOf(job), 'release');
+    });
+  }
+
+  /** Calls `onChange` with the record whenever it changes, until it ends or `signal` aborts. */
+  async function watch(id: string, onChange: (job: JobRow) => void, signal?: AbortSignal) {
+    let last = '';
+    while (!signal?.aborted) {
+      const job = await jobs.find(id);
+      if (!job) return undefined;
+      const seen = `${job.status}:${job.progress}`;
+      if (seen !== last) onChange(job);
+      last = seen;
+      if (hasEnded(job)) return job;
+      await nextChange(deps.changes, id, signal);
+    }
+    return undefined;
   }
 
   return {
@@ -254,6 +290,8 @@ export function jobService(deps: {
       await stop(job, 'cancelled');
     },
 
+    waive,
+
     /** From now on, requests cut by the shutdown do not cancel their jobs (see `abandon`). */
     beginShutdown() {
       shuttingDown = true;
@@ -281,20 +319,33 @@ export function jobService(deps: {
       await stop(current, 'cancelled', chargedWhenStopped(current));
     },
 
-    /** Calls `onChange` with the record whenever it changes, until it ends or `signal` aborts. */
-    async watch(id: string, onChange: (job: JobRow) => void, signal?: AbortSignal) {
-      let last = '';
-      while (!signal?.aborted) {
-        const job = await jobs.find(id);
-        if (!job) return undefined;
-        const seen = `${job.status}:${job.progress}`;
-        if (seen !== last) onChange(job);
-        last = seen;
-        if (hasEnded(job)) return job;
-        await nextChange(deps.changes, id, signal);
+    /**
+     * A waiting request's wait: the ended job, or undefined when `signal` aborted first (then
+     * call `waive` or `abandon`, and `endWait`). An error (the database cannot serve now) makes
+     * the job free before it reaches the client as a 503, and so does a shutdown that finds
+     * the wait still open (`waiveOpenWaits`).
+     */
+    async waitFor(id: string, signal: AbortSignal) {
+      waiting.add(id);
+      try {
+        const job = await watch(id, () => {}, signal);
+        if (job) waiting.delete(id);
+        return job;
+      } catch (err) {
+        waiting.delete(id);
+        await waive(id);
+        throw err;
       }
-      return undefined;
     },
+
+    endWait: (id: string) => waiting.delete(id),
+
+    /** At shutdown: waits still open were answered 503 by the drain, so their jobs are free. */
+    async waiveOpenWaits() {
+      await Promise.all([...waiting].map((id) => waive(id)));
+    },
+
+    watch,
 
     /**
      * A done job's file, opened: 410 result_expired when it is gone (expired, evicted to keep

@@ -10,6 +10,7 @@ import type { QuotaService } from '../quota-service.js';
 import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
+import { owedWrites } from '../../lib/owed-writes.js';
 import { sweepLeftovers } from './leftovers.js';
 import { RUNNER_CHECK_MS, jobService } from './job-service.js';
 
@@ -29,6 +30,7 @@ export async function startJobSystem(
   await recordVolumeMarker(config.dataDir, settings);
   const jobs = jobsRepository(database.db);
   const changes = new EventEmitter();
+  const owed = owedWrites(log);
   // Every waiting request and event stream listens for its job's id.
   changes.setMaxListeners(0);
   const runner = jobRunner({
@@ -62,6 +64,7 @@ export async function startJobSystem(
     runner,
     changes,
     log,
+    owed,
   });
 
   // A batch is a job of jobs: its files run on this same queue and runner (issue #19).
@@ -141,6 +144,8 @@ export async function startJobSystem(
         await queue.add(id, { again: true }).catch(() => undefined);
       }
       await queue.close();
+      await service.waiveOpenWaits();
+      await owed.flush();
     },
   };
 }
