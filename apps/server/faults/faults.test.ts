@@ -200,6 +200,19 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
       expect(((await refused.json()) as { code: string }).code).toBe('queue_unavailable');
     }
     expect(await used(broken, victim)).toBe(0);
+    // Sign-in counts its attempts in this process's memory meanwhile: under a second each, and
+    // the outage logged once, without a stack trace (issue #33).
+    for (let i = 0; i < 3; i++) {
+      const startedAt = Date.now();
+      expect((await login(broken, victim)).status).toBe(200);
+      const tookMs = Date.now() - startedAt;
+      console.log(`sign-in on a process whose Redis is down: ${tookMs} ms`);
+      expect(tookMs).toBeLessThan(1_000);
+    }
+    // One per limit (sign-ups counted when the victim registered, sign-ins), not per attempt.
+    const limiterLines = broken.log.filter((line) => line.includes('rate limits'));
+    expect(limiterLines.length).toBeLessThanOrEqual(2);
+    for (const line of limiterLines) expect(line).not.toMatch(/stack/);
     expect(
       (await c.query("SELECT count(*)::int AS n FROM jobs WHERE status IN ('receiving','queued')"))
         .rows[0].n,

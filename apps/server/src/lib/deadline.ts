@@ -1,3 +1,6 @@
+/** How long any Redis command may take before Redis is treated as down (issue #23, #33). */
+export const REDIS_DEADLINE_MS = 3000;
+
 /** A wait on the database or Redis that took longer than it may (it is then treated as down). */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';

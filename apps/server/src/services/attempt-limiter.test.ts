@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisUrl } from '../test/queues.js';
+import { tcpProxy } from '../test/tcp-proxy.js';
 import {
   attemptLimiter,
   clientKey,
@@ -108,4 +109,28 @@ describe.skipIf(!redisUrl)('attempt limits in Redis', () => {
     expect(await allowed(limiter, 'login:ip:c', 5)).toBe(3);
     down.disconnect();
   });
+
+  it('a Redis that stops answering (packets dropped): each command ends at its deadline, then memory counts until Redis is back', async () => {
+    const target = new URL(redisUrl!);
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const through = new Redis(`redis://127.0.0.1:${proxy.port}`, { maxRetriesPerRequest: 1 });
+    through.on('error', () => {});
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    try {
+      const limiter = redisAttemptLimiter(LIMIT, through, `stall-${randomUUID()}:`, log);
+      await limiter.hit(['login:ip:d']);
+      proxy.stall();
+      // Without a deadline the first of these waits for ever on the silent connection.
+      expect(await allowed(limiter, 'login:ip:d', 5)).toBe(3);
+      await limiter.giveBack(['login:ip:d']);
+      await limiter.clear(['login:ip:d']);
+      // One line for the whole outage, without a stack trace.
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).not.toMatch(/stack/);
+    } finally {
+      through.disconnect();
+      await proxy.close();
+    }
+  }, 15_000);
 });

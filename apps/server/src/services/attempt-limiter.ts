@@ -2,6 +2,7 @@ import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import { REDIS_DEADLINE_MS, withDeadline } from '../lib/deadline.js';
 
 export interface AttemptLimit {
   max: number;
@@ -118,10 +119,17 @@ const GIVE_BACK = `for _, key in ipairs(KEYS) do
 end
 return 0`;
 
+/** After Redis failed, how long before a ping (in the background) checks whether it is back. */
+const RECHECK_MS = 5_000;
+/** A lazy connection's first connect is waited for this long; then counting starts in memory. */
+const FIRST_CONNECT_MS = 1_000;
+
 /**
  * The same limits kept in Redis, so that every instance sharing it counts together (a balancer
- * cannot multiply the limit). If Redis fails, this instance counts in memory meanwhile rather
- * than lock everyone out of logging in.
+ * cannot multiply the limit). Every command has a deadline (REDIS_DEADLINE_MS). When Redis
+ * fails, this instance counts in its own memory (per process, so a client may get its limit
+ * once per process) until a background ping finds Redis again: a sign-in never waits on a
+ * Redis known to be down, and the outage is logged once, not once per attempt.
  */
 export function redisAttemptLimiter(
   limit: AttemptLimit,
@@ -131,30 +139,80 @@ export function redisAttemptLimiter(
 ): AttemptLimiter {
   const fallback = attemptLimiter(limit);
   const names = (keys: string[]) => keys.map((key) => `${prefix}${key}`);
-  const unavailable = (err: unknown) =>
-    log.warn({ err }, 'rate limits: Redis unavailable, counting in memory');
+  /** Set while Redis is down: when to check it again. */
+  let downSince: number | undefined;
+  let checking = false;
+
+  function markDown(err: unknown) {
+    if (downSince === undefined)
+      log.warn(
+        `rate limits: Redis unavailable (${(err as Error).message}); counting in this process's memory until it is back`,
+      );
+    downSince = Date.now();
+  }
+
+  function recheck() {
+    if (checking || Date.now() - downSince! < RECHECK_MS) return;
+    checking = true;
+    withDeadline(redis.ping(), REDIS_DEADLINE_MS, 'Redis')
+      .then(() => {
+        downSince = undefined;
+        log.info('rate limits: Redis is back, counting there again');
+      })
+      .catch(() => (downSince = Date.now()))
+      .finally(() => (checking = false));
+  }
+
+  /** A connection not yet made (lazy, or still connecting) is waited for briefly, once. */
+  async function firstConnect() {
+    const ready = new Promise<void>((resolve, reject) => {
+      if (redis.status === 'wait') redis.connect().then(resolve, reject);
+      else if (redis.status === 'connecting' || redis.status === 'connect')
+        redis.once('ready', resolve);
+      else reject(new Error(`connection ${redis.status}`));
+    });
+    await withDeadline(ready, FIRST_CONNECT_MS, 'Redis').catch(markDown);
+  }
+
+  /** `work` on Redis within the deadline, or `inMemory` when Redis is down or fails now. */
+  async function counted<T>(work: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
+    if (downSince === undefined && redis.status !== 'ready') await firstConnect();
+    if (downSince !== undefined) {
+      recheck();
+      return inMemory();
+    }
+    if (redis.status !== 'ready') {
+      markDown(new Error(`connection ${redis.status}`));
+      return inMemory();
+    }
+    try {
+      return await withDeadline(work(), REDIS_DEADLINE_MS, 'Redis');
+    } catch (err) {
+      markDown(err);
+      return inMemory();
+    }
+  }
 
   async function take(keys: string[]): Promise<AttemptCount[]> {
-    let results: [Error | null, unknown][] | null;
-    try {
-      const multi = redis.multi();
-      for (const name of names(keys)) {
-        // The window starts with the first attempt; INCR keeps the expiry SET gave it.
-        multi.set(name, 0, 'PX', limit.windowMs, 'NX').incr(name).pttl(name);
-      }
-      results = await multi.exec();
-      if (!results || results.some(([err]) => err)) throw new Error('a command failed');
-    } catch (err) {
-      unavailable(err);
-      return fallback.take(keys);
-    }
-    return keys.map((_, i) => {
-      const ttl = Number(results[i * 3 + 2]![1]);
-      return {
-        count: Number(results[i * 3 + 1]![1]),
-        retryAfterMs: ttl > 0 ? ttl : limit.windowMs,
-      };
-    });
+    return counted(
+      async () => {
+        const multi = redis.multi();
+        for (const name of names(keys)) {
+          // The window starts with the first attempt; INCR keeps the expiry SET gave it.
+          multi.set(name, 0, 'PX', limit.windowMs, 'NX').incr(name).pttl(name);
+        }
+        const results = await multi.exec();
+        if (!results || results.some(([err]) => err)) throw new Error('a command failed');
+        return keys.map((_, i) => {
+          const ttl = Number(results[i * 3 + 2]![1]);
+          return {
+            count: Number(results[i * 3 + 1]![1]),
+            retryAfterMs: ttl > 0 ? ttl : limit.windowMs,
+          };
+        });
+      },
+      () => fallback.take(keys),
+    );
   }
 
   return {
@@ -164,21 +222,17 @@ export function redisAttemptLimiter(
     },
     async giveBack(keys) {
       if (keys.length === 0) return;
-      try {
-        await redis.eval(GIVE_BACK, keys.length, ...names(keys));
-      } catch (err) {
-        unavailable(err);
-        await fallback.giveBack(keys);
-      }
+      await counted(
+        async () => void (await redis.eval(GIVE_BACK, keys.length, ...names(keys))),
+        () => fallback.giveBack(keys),
+      );
     },
     async clear(keys) {
       if (keys.length === 0) return;
-      try {
-        await redis.del(...names(keys));
-      } catch (err) {
-        unavailable(err);
-        await fallback.clear(keys);
-      }
+      await counted(
+        async () => void (await redis.del(...names(keys))),
+        () => fallback.clear(keys),
+      );
     },
   };
 }

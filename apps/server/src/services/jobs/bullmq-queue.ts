@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { withDeadline } from '../../lib/deadline.js';
+import { REDIS_DEADLINE_MS, withDeadline } from '../../lib/deadline.js';
 import type { JobQueue } from './job-queue.js';
 
-/** How long a request waits for Redis before answering 503 queue_unavailable. */
-export const REDIS_DEADLINE_MS = 3000;
+/** A request waits REDIS_DEADLINE_MS for Redis before answering 503 queue_unavailable. */
+export { REDIS_DEADLINE_MS };
 /** A broken connection is logged once per this long, not once per retry. */
 const LOG_EVERY_MS = 30_000;
 
