@@ -535,7 +535,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     }
   }, 400_000);
 
-  it('the database refuses connections (55000, 57P01): 503 with Retry-After everywhere, the waiting request told 503 is not charged', async () => {
+  it('the database refuses connections (55000, 57P01): 503 with Retry-After everywhere, the waiting request told 503 is not charged, the running job is not restarted', async () => {
     const user = await register(web1);
     const waiting = fetch(`${web1.url}/api/video/convert-video`, {
       method: 'POST',
@@ -579,8 +579,18 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     } finally {
       await c.db.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
     }
-    console.log(`database refused connections for ${Date.now() - cutAt} ms`);
+    const backAt = Date.now();
+    console.log(`database refused connections for ${backAt - cutAt} ms`);
     expect((await login(web1, user)).status).toBe(200);
+    // The worker lived through it and its ffmpeg runs: the job is not restarted; its runner
+    // renews the heartbeat instead, through more than a silent runner's time and a check.
+    await sleep(15_000);
+    const kept = (
+      await c.query('SELECT status, attempts, updated_at FROM jobs WHERE id = $1', [jobId])
+    ).rows[0] as { status: string; attempts: number; updated_at: string };
+    expect(kept).toMatchObject({ status: 'running', attempts: 1 });
+    expect(Date.parse(kept.updated_at)).toBeGreaterThan(backAt);
+    expect(() => process.kill(ffmpegPid, 0)).not.toThrow();
     process.kill(ffmpegPid, 'SIGCONT');
     const done = await within(180_000, 'the job to end', async () => {
       const row = await job(jobId);

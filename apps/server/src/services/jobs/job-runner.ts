@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { JobError, JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
@@ -12,6 +13,10 @@ import { jobDir, keepOnlyResult, removeJobDir, removeRunOutputs } from './job-fi
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
+
+/** A finished run retries recording its end this long while the database is down, this often. */
+const RECORD_END_MS = 5 * 60 * 1000;
+const RETRY_END_MS = 1000;
 
 /** How often a running job records its progress and learns whether it was cancelled. */
 export const HEARTBEAT_MS = 500;
@@ -104,6 +109,24 @@ export function jobRunner(deps: {
       await removeJobDir(config.dataDir, id);
   }
 
+  /**
+   * A run that ends while the database cannot serve keeps trying to record its end (its
+   * heartbeat goes on meanwhile, so no other process takes the job), rather than leave the
+   * work to be done again; up to RECORD_END_MS, or until this process shuts down.
+   */
+  async function whileDatabaseDown<T>(work: () => Promise<T>): Promise<T> {
+    const startedAt = Date.now();
+    for (;;) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || closed || Date.now() - startedAt > RECORD_END_MS)
+          throw err;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_END_MS));
+      }
+    }
+  }
+
   async function runClaimed(job: JobRow): Promise<void> {
     const id = job.id;
     const token = job.runner!;
@@ -113,7 +136,11 @@ export function jobRunner(deps: {
     running.set(id, { abort, token });
     let progress = 0;
     let heartbeatFailing = false;
+    let beating = false;
     const heartbeat = setInterval(() => {
+      // A database that does not answer must not pile up heartbeats; the next one renews.
+      if (beating) return;
+      beating = true;
       jobs
         .heartbeat(id, token, progress, now())
         .then((alive) => {
@@ -123,9 +150,14 @@ export function jobRunner(deps: {
         })
         .catch((err: unknown) => {
           // Once per outage, not every half second.
-          if (!heartbeatFailing) log.warn({ err, jobId: id }, 'job heartbeat failed');
+          if (!heartbeatFailing)
+            log.warn(
+              { jobId: id },
+              `job heartbeat failed (${(err as Error).message}); the job runs on and renews once the database answers`,
+            );
           heartbeatFailing = true;
-        });
+        })
+        .finally(() => (beating = false));
     }, HEARTBEAT_MS);
     try {
       // A job run before (its worker died, or handed it back) starts from its upload alone.
@@ -160,8 +192,10 @@ export function jobRunner(deps: {
       const stored = { file, filename: result.filename, contentType: result.contentType, bytes };
       // Room is made before the job shows as done, and checked again after, in case another
       // of this user's jobs finished at the same moment.
-      await keepWithinAllowance(job.user_id, bytes);
-      const done = await jobs.finishDone(id, token, stored, now());
+      const done = await whileDatabaseDown(async () => {
+        await keepWithinAllowance(job.user_id, bytes);
+        return jobs.finishDone(id, token, stored, now());
+      });
       if (done) {
         await keepOnlyResult(config.dataDir, id, file);
         await quotas.settle(chargeOf(job), done.charged ? 'confirm' : 'release');
@@ -172,7 +206,9 @@ export function jobRunner(deps: {
       else {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
         const charged = CHARGED_WHEN_STOPPED.has(error.code);
-        const ended = await jobs.end(id, 'failed', now(), error, charged, token);
+        const ended = await whileDatabaseDown(() =>
+          jobs.end(id, 'failed', now(), error, charged, token),
+        );
         if (ended) await quotas.settle(chargeOf(job), ended.charged ? 'confirm' : 'release');
         await tidyAfter(id);
       }

@@ -130,6 +130,8 @@ export function jobService(deps: {
 }) {
   const { jobs, quotas, dataDir } = deps;
   let shuttingDown = false;
+  /** Since when this process's runner checks have reached the database without a break. */
+  let reachableSince: number | undefined = Date.now();
   /** Jobs this process's waiting requests are waiting for. */
   const waiting = new Set<string>();
   /** Slots this process claimed whose upload has not yet become a job or been given back. */
@@ -408,10 +410,22 @@ export function jobService(deps: {
      * Jobs whose runner stopped writing its heartbeat (its process died or hangs): re-queued
      * while attempts remain (the next run starts from the upload), otherwise failed, uncharged.
      * Whichever process gets there first moves the job; the others' updates change nothing.
+     * Silence is judged only once this process has reached the database for SILENT_RUNNER_MS
+     * on end: after an outage, live runners get that long to renew (issue #33), so a database
+     * outage does not restart every running job.
      */
     async checkRunners() {
+      let silent;
+      try {
+        silent = await jobs.listSilent(ago(SILENT_RUNNER_MS));
+      } catch (err) {
+        reachableSince = undefined;
+        throw err;
+      }
+      reachableSince ??= Date.now();
+      if (Date.now() - reachableSince < SILENT_RUNNER_MS) return;
       const silentSince = ago(SILENT_RUNNER_MS);
-      for (const job of await jobs.listSilent(silentSince)) {
+      for (const job of silent) {
         if (job.status !== 'running') continue;
         if (job.attempts < MAX_ATTEMPTS) {
           if (await jobs.requeue(job.id, now(), { silentSince })) {
