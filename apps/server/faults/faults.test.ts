@@ -93,6 +93,24 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     });
   }
 
+  /** A job's event stream, read to its end: each event's name and data. */
+  async function streamOf(web: Proc, user: User, jobId: string) {
+    const res = await fetch(`${web.url}/api/jobs/${jobId}/events`, {
+      headers: user.auth,
+      signal: AbortSignal.timeout(120_000),
+    });
+    expect(res.status).toBe(200);
+    const ended = res.text().then((text) =>
+      text
+        .split('\n\n')
+        .filter(Boolean)
+        .map((block) => ({
+          event: /^event: (.*)$/m.exec(block)?.[1],
+          data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown,
+        })),
+    );
+    return { ended, endedAt: ended.then(() => Date.now()) };
+  }
   const job = async (id: string) =>
     (await c.query('SELECT * FROM jobs WHERE id = $1', [id])).rows[0] as
       { status: string; charged: number; attempts: number; error_code: string | null } | undefined;
@@ -368,9 +386,17 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
       );
       return rows.rows.length > 0;
     });
+    const stream = await streamOf(draining, user, longJob);
     const exited = new Promise<number | null>((resolve) => draining.child.once('exit', resolve));
     const termAt = Date.now();
     process.kill(c.nodePid(draining), 'SIGTERM');
+    // Its event stream ends at once with a `retry` event, well before the drain's deadline.
+    expect((await stream.ended).at(-1)).toEqual({
+      event: 'retry',
+      data: { reason: 'server_restarting', retryAfterMs: 1000 },
+    });
+    console.log(`event stream told to retry ${(await stream.endedAt) - termAt} ms after SIGTERM`);
+    expect((await stream.endedAt) - termAt).toBeLessThan(6_000);
 
     const shortRes = await short;
     expect(shortRes.status).toBe(200);
@@ -553,6 +579,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     // Paused, so the encode is surely still under way when the database is back.
     const ffmpegPid = Number(line.line.trim().split(/\s+/)[0]);
     process.kill(ffmpegPid, 'SIGSTOP');
+    const stream = await streamOf(web2, user, jobId);
     const database = new URL(c.databaseUrl).pathname.slice(1);
     const ours = (await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     await c.db.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
@@ -574,6 +601,12 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
         await refusal(await fetch(`${web2.url}/api/jobs/${jobId}`, { headers: user.auth })),
       ).toEqual(unavailable);
       expect(await refusal(await submit(web2, user, wav.subarray(0, 4096)))).toEqual(unavailable);
+      // The event stream ends with a `retry` event that says why, not silently.
+      const events = await stream.ended;
+      expect(events.at(-1)).toEqual({
+        event: 'retry',
+        data: { reason: 'database_unavailable', retryAfterMs: 5000 },
+      });
       // Longer than a silent runner is given (10 s), so a re-queue would happen if it could.
       await sleep(Math.max(0, 12_000 - (Date.now() - cutAt)));
     } finally {

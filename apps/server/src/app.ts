@@ -25,6 +25,7 @@ import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
+import { endEventStreamsOnClose } from './lib/server-sent-events.js';
 import { registerCors } from './plugins/cors.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
 import { batchRoutes } from './routes/batches/batch-routes.js';
@@ -119,6 +120,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
     await app.register(stripeWebhookRoutes(services.stripe, config.payments.stripeWebhookSecret!));
   else await app.register(sandboxRoutes(services));
   const jobs = await startJobSystem(context, services.quotas, app.log);
+  endEventStreamsOnClose(app);
   // Running jobs get what is left of SHUTDOWN_TIMEOUT, counted from when closing began.
   let closingAt = 0;
   app.addHook('preClose', async () => {
