@@ -199,10 +199,16 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     expect(await used(web1, user)).toBe(1);
   }, 90_000);
 
-  it('a web process on an unreachable Redis: 503 queue_unavailable, not ready, nothing charged, others unaffected', async () => {
+  it('a web process on an unreachable Redis: 503 queue_unavailable, not ready, nothing charged, others unaffected; sign-in quick; an idle worker stops at once', async () => {
     const broken = c.start('web-broken-redis', 'server', {
       WORKERS: '0',
       REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    // And an idle worker on the same dead Redis (stopped below: at once, nothing runs).
+    const idleWorker = c.start('worker-broken-redis', 'worker', {
+      WORKERS: '1',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      SHUTDOWN_TIMEOUT: '20',
     });
     await within(240_000, 'the broken web to answer', async () => {
       const res = await fetch(`${broken.url}/api/health/live`).catch(() => undefined);
@@ -239,6 +245,17 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     const healthy = await register(web2);
     expect((await submit(web2, healthy, wav)).status).toBe(202);
     process.kill(c.nodePid(broken), 'SIGKILL');
+
+    await within(240_000, 'the idle worker to start', () =>
+      idleWorker.log.some((line) => line.includes(' worker: ')),
+    );
+    const exited = new Promise<number | null>((resolve) => idleWorker.child.once('exit', resolve));
+    const termAt = Date.now();
+    process.kill(c.nodePid(idleWorker), 'SIGTERM');
+    expect(await exited).toBe(0);
+    console.log(`idle worker on a dead Redis stopped ${Date.now() - termAt} ms after SIGTERM`);
+    // Not SHUTDOWN_TIMEOUT (20 s): nothing ran, so nothing was waited for.
+    expect(Date.now() - termAt).toBeLessThan(3_000);
   }, 400_000);
 
   it('a web process killed during a waiting request: the job is delivered and found in GET /api/jobs', async () => {

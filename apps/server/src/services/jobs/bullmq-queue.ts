@@ -113,7 +113,9 @@ export function bullmqQueue(options: {
       );
     },
     async close() {
-      await withDeadline(queue.close(), REDIS_DEADLINE_MS, 'queue close').catch(() => undefined);
+      // A connection already lost has nothing to close cleanly: no wait for Redis.
+      if (connection.status === 'ready')
+        await withDeadline(queue.close(), REDIS_DEADLINE_MS, 'queue close').catch(() => undefined);
       connection.disconnect();
     },
   };

@@ -225,6 +225,8 @@ export function jobRunner(deps: {
     interrupt(id: string) {
       running.get(id)?.abort.abort();
     },
+    /** Whether nothing runs or is being claimed here now. */
+    isIdle: () => running.size === 0 && inFlight.size === 0,
     /** Takes no more jobs (those running go on until `close`). */
     stopTaking() {
       closed = true;

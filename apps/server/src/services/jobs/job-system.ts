@@ -136,7 +136,8 @@ export async function startJobSystem(
       await service.releaseReceiving().catch((err: unknown) => {
         log.warn(`releasing uploads cut by the shutdown failed: ${(err as Error).message}`);
       });
-      await queue.drain(graceMs);
+      // Nothing running: nothing to wait for (a dead Redis would hold the close to its end).
+      await queue.drain(runner.isIdle() ? 0 : graceMs);
       const handedBack = await runner.close({ handBack: queue.kind === 'bullmq' });
       for (const id of handedBack) {
         log.info({ jobId: id }, 'job handed back to the queue at shutdown');
