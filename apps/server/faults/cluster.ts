@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +133,8 @@ export async function createCluster() {
       await inSchema.end();
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await admin.end();
+      // The shared DATA_DIR (uploads, results, the volume marker) goes with the cluster.
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -54,6 +54,8 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
   }, 480_000);
   afterAll(async () => {
     await c?.stop();
+    // No refract-faults-* folder is left in the temp directory (issue #33).
+    if (c) expect(existsSync(c.dataDir)).toBe(false);
   });
 
   async function register(web: Proc) {
