@@ -580,6 +580,49 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     }
   }, 400_000);
 
+  it('the database down at start: one line naming DATABASE_URL, retried for DB_CONNECT_TIMEOUT, then up once it answers or stopped in one line', async () => {
+    const target = new URL(c.databaseUrl);
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxied = new URL(c.databaseUrl);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    await proxy.refuse();
+    const patient = c.start('web-db-late', 'server', {
+      WORKERS: '0',
+      DATABASE_URL: proxied.toString(),
+      DB_CONNECT_TIMEOUT: '120',
+    });
+    const impatient = c.start('worker-db-never', 'worker', {
+      WORKERS: '1',
+      DATABASE_URL: proxied.toString(),
+      DB_CONNECT_TIMEOUT: '1',
+    });
+    try {
+      const code = await new Promise<number | null>((resolve) =>
+        impatient.child.once('exit', resolve),
+      );
+      expect(code).toBe(1);
+      const stopped = impatient.log.filter((line) => line.includes('DB_CONNECT_TIMEOUT'));
+      expect(stopped.at(-1)).toMatch(
+        new RegExp(`did not answer within DB_CONNECT_TIMEOUT .*127\\.0\\.0\\.1:${proxy.port}`),
+      );
+      expect(impatient.log.join('\n')).not.toMatch(/^\s+at /m);
+
+      const { value: waiting } = await within(240_000, 'the web to wait for its database', () =>
+        patient.log.find((line) => line.includes('does not answer')),
+      );
+      expect(waiting).toMatch(new RegExp(`DATABASE_URL \\(postgres://[^)]*:${proxy.port}/`));
+      expect(waiting).not.toMatch(/fault-suite|password/);
+      await proxy.restore();
+      await waitReady(patient, 60_000);
+      expect(patient.log.filter((line) => line.includes('does not answer'))).toHaveLength(1);
+      expect(patient.log.join('\n')).not.toMatch(/^\s+at /m);
+    } finally {
+      process.kill(c.nodePid(patient), 'SIGKILL');
+      await proxy.close();
+    }
+  }, 400_000);
+
   it('the database refuses connections (55000, 57P01): 503 with Retry-After everywhere, the waiting request told 503 is not charged, the running job is not restarted', async () => {
     const user = await register(web1);
     const waiting = fetch(`${web1.url}/api/video/convert-video`, {

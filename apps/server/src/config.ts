@@ -92,6 +92,8 @@ const envSchema = z.object({
   // Seconds one PostgreSQL query may take before it is cancelled (the request then gets 503
   // service_unavailable); connecting waits 5 s. Below SHUTDOWN_TIMEOUT and orchestrators' 30 s.
   DB_QUERY_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(20),
+  // Seconds a starting process waits for a database that does not answer yet (issue #33).
+  DB_CONNECT_TIMEOUT: wholeNumber.default(30),
   // Seconds after which files under DATA_DIR that no job or request owns (left by a crashed
   // process) are removed; at least UPLOAD_TIMEOUT, so no live upload is touched.
   LEFTOVER_GRACE: wholeNumber.optional(),
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT * 1000,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT * 1000,
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,

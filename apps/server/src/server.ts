@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { handleProcessFaults } from './lib/process-faults.js';
-import { openDatabase } from './db/database.js';
+import { openDatabaseAtStart } from './db/open-at-start.js';
 import { detectEngines } from './media/engines.js';
 import { APP_VERSION } from './app-context.js';
 import { buildApp } from './app.js';
@@ -8,7 +8,7 @@ import { trackOpenRequests } from './plugins/drain.js';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase(config);
+  const database = await openDatabaseAtStart(config, (line) => console.warn(line));
   const engines = await detectEngines(config.engines);
   const app = await buildApp({ config, database, engines, version: APP_VERSION });
   const requests = trackOpenRequests(app);

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { handleProcessFaults } from './lib/process-faults.js';
 import { APP_VERSION } from './app-context.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openDatabaseAtStart } from './db/open-at-start.js';
 import { detectEngines } from './media/engines.js';
 import { createServices } from './services/services.js';
 import { startJobSystem } from './services/jobs/job-system.js';
@@ -18,7 +18,7 @@ async function main() {
   if (!config.redisUrl) throw new ConfigError('A worker needs REDIS_URL: it takes jobs from Redis');
   if (config.jobs.workers === 0) throw new ConfigError('A worker needs WORKERS of 1 or more');
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase(config);
+  const database = await openDatabaseAtStart(config, (line) => log.warn(line));
   const engines = await detectEngines(config.engines);
   if (!engines.ffmpeg.available)
     log.warn('ffmpeg not found: every job this worker takes will fail');
