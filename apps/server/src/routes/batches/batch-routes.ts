@@ -119,7 +119,7 @@ export const batchRoutes =
           produces: {
             contentTypes: ['text/event-stream'],
             description:
-              'Server-Sent Events: `progress` (the batch) on every change, then one `end`',
+              'Server-Sent Events: `progress` (the batch) on every change, then one `end`; or a last `retry` (reason, retryAfterMs) when the stream must stop first',
           },
         },
         schema: { summary: "A batch's progress, live", tags, params },

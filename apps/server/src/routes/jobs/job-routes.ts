@@ -90,7 +90,8 @@ export const jobRoutes =
         errors: ['not_found'],
         produces: {
           contentTypes: ['text/event-stream'],
-          description: 'Server-Sent Events: `progress` (a job) on every change, then one `end`',
+          description:
+            'Server-Sent Events: `progress` (a job) on every change, then one `end`; or a last `retry` (reason, retryAfterMs) when the stream must stop first',
         },
       },
       schema: { summary: "A job's progress, live", tags, params },
