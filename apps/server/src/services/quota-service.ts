@@ -162,7 +162,12 @@ export function quotaService(
     /** Charges uses at once (POST /api/user/track): a reservation confirmed straight away. */
     async track(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
       const reservation = await reserve(user, service, count);
-      await reservation.confirm();
+      try {
+        await reservation.confirm();
+      } catch (err) {
+        await reservation.release(); // answered 503: the uses are given back
+        throw err;
+      }
       return reservation.status;
     },
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
+import { AppError } from '../../lib/app-error.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
 import { receiveUpload } from '../../plugins/uploads.js';
 import type { Services } from '../../services/services.js';
@@ -89,7 +90,11 @@ export function registerJobTool(
         reply.headers(quotaHeaders(job.charged ? status : givenBack(status)));
         throw jobError(job);
       }
-      const stream = await jobs.openResult(job);
+      const stream = await jobs.openResult(job).catch(async (err: unknown) => {
+        // Its file cannot be sent now (storage_unavailable): told 503, the job is free.
+        if (err instanceof AppError && err.status === 503) await jobs.waive(id);
+        throw err;
+      });
       // Delivered once: the files and the record go when the whole file was sent ('finish'). A
       // response cut short keeps them, charged, for the user to download from their recent jobs.
       reply.raw.once('finish', () => {
