@@ -56,6 +56,18 @@ export const compressFieldsSchema = z.object({
   height: z.coerce.number().int().min(1).max(16_384).optional(),
   /** On (the default): the image keeps its own format (decision 016); off: JPEG, as the spec has it. */
   keepFormat: z.enum(['true', 'false']).default('true'),
+  /**
+   * Aim at a size: the highest quality up to `quality` whose result is at most this many bytes;
+   * 422 `target_unreachable` (with `smallestBytes`) when none is.
+   */
+  targetBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .optional(),
+  /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
+  allowResize: z.enum(['true', 'false']).default('false'),
 });
 export const rotateFieldsSchema = z.object({
   angle: z.coerce
