@@ -10,13 +10,19 @@ import { AppError } from '../lib/app-error.js';
 import { resultName } from '../lib/result-name.js';
 import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
-import { inImageSlot } from '../media/image/slots.js';
+import { inImageSlot, withTimeLimit } from '../media/image/slots.js';
 import { superResolve, type UpscaleFactor } from '../media/upscale/super-resolution.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 type Fields = z.output<typeof upscaleFieldsSchema>;
 
 const megapixels = (pixels: number) => `${pixels / 1_000_000}`;
+
+/**
+ * The model's whole run at most: the largest input took about a minute on a 2-core machine at
+ * load 20 (bench/upscale.bench.mjs); past three minutes 504 processing_timeout, uncharged.
+ */
+const MODEL_TIME_LIMIT_MS = 180_000;
 
 /**
  * The model's result as a sharp pipeline: the RGB comes from the network, tile by tile, and an
@@ -59,7 +65,7 @@ export const upscaleTool: ToolDefinition<Fields> = {
   id: 'upscale',
   path: '/api/upscale',
   summary: 'Upscale an image ×2 or ×4 with a super-resolution model, or fast with lanczos',
-  errors: ['image_too_large', 'server_busy', 'engine_unavailable'],
+  errors: ['image_too_large', 'server_busy', 'engine_unavailable', 'processing_timeout'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('upscale').maxUploadBytes,
@@ -85,7 +91,9 @@ export const upscaleTool: ToolDefinition<Fields> = {
       );
     const pipeline =
       fields.method === 'model'
-        ? await modelPipeline(image, size, scale, { signal, onProgress })
+        ? await withTimeLimit(MODEL_TIME_LIMIT_MS, signal, (limited) =>
+            modelPipeline(image, size, scale, { signal: limited, onProgress }),
+          )
         : image.pipeline().resize(size.width * scale, size.height * scale, { kernel: 'lanczos3' });
     const result = await writeOwnFormat(image, pipeline, workDir, signal);
     return {
