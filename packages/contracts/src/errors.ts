@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   'engine_unavailable',
   'server_busy',
   'already_compact',
+  'target_unreachable',
+  'svg_not_compressible',
   'job_cancelled',
   'job_not_finished',
   'plan_not_purchasable',

@@ -56,6 +56,18 @@ export const compressFieldsSchema = z.object({
   height: z.coerce.number().int().min(1).max(16_384).optional(),
   /** On (the default): the image keeps its own format (decision 016); off: JPEG, as the spec has it. */
   keepFormat: z.enum(['true', 'false']).default('true'),
+  /**
+   * Aim at a size: the highest quality up to `quality` whose result is at most this many bytes;
+   * 422 `target_unreachable` (with `smallestBytes`) when none is.
+   */
+  targetBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .optional(),
+  /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
+  allowResize: z.enum(['true', 'false']).default('false'),
 });
 export const rotateFieldsSchema = z.object({
   angle: z.coerce
@@ -65,4 +77,23 @@ export const rotateFieldsSchema = z.object({
     .refine((a) => Math.abs(a) <= 36_000, 'is too large')
     .default(90),
 });
-export const upscaleFieldsSchema = z.object({});
+/**
+ * The largest input the model upscales, in pixels, per factor: set by the time it takes
+ * (bench/upscale.bench.mjs, README), so one image stays under about half a minute on one core.
+ * The page states it; larger images use `fast` or are refused.
+ */
+export const UPSCALE_MODEL_MAX_PIXELS = { 2: 500_000, 4: 250_000 } as const;
+/**
+ * Seconds the model takes per input megapixel, per factor, on a busy 2-core machine (the
+ * bench's median, rounded up): the page's estimate before running.
+ */
+export const UPSCALE_MODEL_SECONDS_PER_MP = { 2: 130, 4: 260 } as const;
+/** The largest result of the fast (lanczos) method, in pixels. */
+export const UPSCALE_MAX_RESULT_PIXELS = 64_000_000;
+
+export const upscaleFieldsSchema = z.object({
+  /** Each side times 2 (the default, as the product was first described) or 4. */
+  scale: z.enum(['2', '4']).default('2'),
+  /** `model`: a super-resolution network (ESRGAN); `fast`: a lanczos resize, as before. */
+  method: z.enum(['model', 'fast']).default('model'),
+});

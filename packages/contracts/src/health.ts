@@ -22,6 +22,8 @@ export const healthSchema = z.object({
     faces: engine,
     /** The person-segmentation model of remove background (installed; loaded on first use). */
     segmentation: engine,
+    /** The super-resolution model of upscale (installed; loaded on first use). */
+    superResolution: engine,
     /** libheif's heif-convert and heif-enc (with an HEVC encoder): HEIC/HEIF read and written. */
     libheif: engine,
   }),

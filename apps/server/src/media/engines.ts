@@ -5,6 +5,7 @@ import { magickVersion } from './image/magick.js';
 import type { EngineStatus, Health } from '@refract/contracts';
 import { faceModelStatus } from './faces/face-detector.js';
 import { segmentationModelStatus } from './segmentation/person-segmenter.js';
+import { superResolutionStatus } from './upscale/super-resolution.js';
 import { libheifStatus } from './image/heif.js';
 
 export type Engines = Health['engines'];
@@ -83,6 +84,7 @@ export async function detectEngines(paths: { ffmpeg: string; chromium: string })
     chromium,
     faces: faceModelStatus(),
     segmentation: segmentationModelStatus(),
+    superResolution: superResolutionStatus(),
     libheif,
   };
 }

@@ -43,6 +43,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   queue_unavailable: 503,
   storage_unavailable: 503,
   already_compact: 422,
+  target_unreachable: 422,
+  svg_not_compressible: 422,
   job_cancelled: 409,
   job_not_finished: 409,
   plan_not_purchasable: 400,

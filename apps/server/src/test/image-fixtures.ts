@@ -132,14 +132,20 @@ export const hasLibheif = (() => {
   }
 })();
 
-/** An iPhone-like HEIC photo (HEVC, heic brand), made with libheif's own encoder. */
-export async function heicPhoto(width = 640, height = 480): Promise<Buffer> {
+/**
+ * An iPhone-like HEIC photo (HEVC, heic brand), made with libheif's own encoder; with `profile`
+ * it embeds that ICC colour profile (heif-enc copies the PNG's iCCP into a `colr prof` box).
+ */
+export async function heicPhoto(
+  width = 640,
+  height = 480,
+  profile?: 'srgb' | 'p3',
+): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
   try {
     const source = join(dir, 'IMG_0001.png');
-    await sharp(await photoJpeg(width, height))
-      .png()
-      .toFile(source);
+    const photo = sharp(await photoJpeg(width, height));
+    await (profile ? photo.withIccProfile(profile) : photo).png().toFile(source);
     const out = join(dir, 'IMG_0001.heic');
     execFileSync('heif-enc', ['-q', '50', '-p', 'preset=ultrafast', source, '-o', out]);
     return readFileSync(out);

@@ -88,4 +88,67 @@ describe('compress keeps the format, never grows', () => {
     expect(used).toBe(0);
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
   });
+
+  describe('keeps TIFF, GIF and HEIC in their own format (issue 31)', () => {
+    it('a TIFF stays a smaller TIFF', async () => {
+      const tiff = await sharp(await fixtures.photoJpeg(600, 400))
+        .tiff()
+        .toBuffer();
+      const res = await post({}, tiff, 'b5.tiff');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('image/tiff');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="b5-compressed.tiff"');
+      expect((await sharp(res.rawPayload).metadata()).format).toBe('tiff');
+      expect(res.rawPayload.length).toBeLessThan(tiff.length);
+    });
+
+    it.skipIf(!fixtures.hasFfmpeg)('an animated GIF stays an animated GIF', async () => {
+      const gif = await sharp(fixtures.animatedGif(), { animated: true })
+        .resize(320)
+        .gif({ colours: 256, effort: 1 })
+        .toBuffer();
+      const res = await post({ quality: '60' }, gif, 'clip.gif');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('image/gif');
+      const meta = await sharp(res.rawPayload).metadata();
+      expect(meta).toMatchObject({ format: 'gif', pages: 5, width: 320 });
+      expect(res.rawPayload.length).toBeLessThan(gif.length);
+    });
+
+    it.skipIf(!fixtures.hasLibheif)('a HEIC stays a HEIC that libheif reads', async () => {
+      const heic = await fixtures.heicPhoto(640, 480);
+      const res = await post({ quality: '50' }, heic, 'IMG_0001.HEIC');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('image/heic');
+      expect(res.headers['content-disposition']).toBe(
+        'attachment; filename="IMG_0001-compressed.HEIC"',
+      );
+      expect(res.rawPayload.toString('latin1', 4, 12)).toBe('ftypheic');
+      expect(res.rawPayload.length).toBeLessThan(heic.length);
+    });
+
+    it('a BMP, which has no lossy form, becomes a JPEG as the page says', async () => {
+      const photo = await fixtures.photoJpeg(200, 100);
+      const bmp = await postForm(t.app, '/api/convert', {
+        token,
+        fields: { format: 'bmp' },
+        file: { filename: 'scan.jpg', content: photo },
+      });
+      expect(bmp.statusCode, bmp.body).toBe(200);
+      const res = await post({}, bmp.rawPayload, 'scan.bmp');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="scan-compressed.jpg"');
+    });
+  });
+
+  it('refuses an SVG with svg_not_compressible and a reason, charging nothing', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="10"/></svg>',
+    );
+    const res = await post({}, svg, 'icon.svg');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('svg_not_compressible');
+    expect(res.json().error).toContain('convert it to PNG or WebP');
+    expect(res.json().error).not.toContain('lower quality');
+  });
 });

@@ -1,76 +1,130 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compressFieldsSchema, toolById } from '@refract/contracts';
-import type { Sharp } from 'sharp';
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import { resultName } from '../lib/result-name.js';
+import {
+  compressedFormat,
+  encodeCompressed,
+  isLossy,
+  type CompressedFormat,
+} from '../media/image/compress-encode.js';
 import { OUTPUTS } from '../media/image/formats.js';
-import { OWN_EXTENSIONS } from '../media/image/own-format.js';
-import { loadImage, toImageError } from '../media/image/pipeline.js';
+import { keepsFrames, OWN_EXTENSIONS } from '../media/image/own-format.js';
+import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
-import type { InputFormat } from '../media/image/sniff.js';
+import { sniffFile } from '../media/image/sniff.js';
+import { fitToSize } from '../media/image/target-size.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 type Fields = z.output<typeof compressFieldsSchema>;
-type CompressedFormat = 'jpeg' | 'png' | 'webp' | 'avif';
 
-/**
- * The format a compressed image keeps: JPEG, PNG, WebP and AVIF their own; a HEIC photo
- * becomes JPEG; anything else (GIF, TIFF, BMP, ...) PNG when it has transparency, else JPEG.
- * With keepFormat off, JPEG as the spec has it.
- */
-function compressedFormat(input: InputFormat, hasAlpha: boolean, keep: boolean): CompressedFormat {
-  if (!keep) return 'jpeg';
-  if (input === 'jpeg' || input === 'png' || input === 'webp' || input === 'avif') return input;
-  return hasAlpha && input !== 'heif' ? 'png' : 'jpeg';
+const EXTENSIONS: Record<CompressedFormat, readonly string[]> = {
+  ...OWN_EXTENSIONS,
+  heic: ['heic', 'heif'],
+};
+
+/** Formats whose animation a compressed result keeps. */
+const ANIMATED_OUTPUTS = new Set<CompressedFormat>(['gif', 'webp']);
+
+/** The size the user asked for (one side keeps the aspect ratio), before any target scaling. */
+function askedSize(fields: Fields, width: number, height: number) {
+  if (fields.width && fields.height) return { width: fields.width, height: fields.height };
+  if (fields.width) return { width: fields.width, height: (height * fields.width) / width };
+  if (fields.height) return { width: (width * fields.height) / height, height: fields.height };
+  return { width, height };
 }
 
-/**
- * Lossy for every format at the same 1–100 quality. PNG goes through palette quantisation
- * (libimagequant, as TinyPNG does), which keeps the alpha channel; `quality` is its target,
- * `effort` 10 its most careful palette search. JPEG uses mozjpeg's trellis quantisation.
- */
-function encode(pipeline: Sharp, format: CompressedFormat, quality: number): Sharp {
-  switch (format) {
-    case 'png':
-      return pipeline.png({ palette: true, quality, effort: 10, compressionLevel: 9 });
-    case 'webp':
-      return pipeline.webp({ quality, effort: 5 });
-    case 'avif':
-      // AVIF's scale runs lower than JPEG's for the same look; 80 → about AVIF's default 50.
-      return pipeline.avif({ quality: Math.max(1, Math.round(quality * 0.65)) });
-    default:
-      return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
-  }
+const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
+
+/** A pipeline at the asked size times `scale`; a GIF or WebP animation keeps its frames. */
+async function sizedPipeline(
+  image: LoadedImage,
+  fields: Fields,
+  animated: boolean,
+  signal: AbortSignal,
+) {
+  const meta = await inImageSlot(() => image.pipeline({ animated }).metadata(), signal);
+  const frame = { width: meta.autoOrient.width, height: meta.pageHeight ?? meta.autoOrient.height };
+  const asked = askedSize(fields, frame.width, frame.height);
+  const resized = Boolean(fields.width || fields.height);
+  const dimensions = (scale: number) =>
+    [asked.width, asked.height].map((side) => Math.max(1, Math.round(side * scale)));
+  return {
+    hasAlpha: meta.hasAlpha ?? false,
+    shortSide: Math.min(asked.width, asked.height),
+    dimensions,
+    at(scale: number) {
+      const pipeline = image.pipeline({ animated });
+      if (!resized && scale === 1) return pipeline;
+      const [width, height] = dimensions(scale);
+      // Each frame of an animation is resized by width; a still to exactly the asked box.
+      return animated
+        ? pipeline.resize({ width })
+        : pipeline.resize({ width, height, fit: 'fill' });
+    },
+  };
 }
 
 export const compressTool: ToolDefinition<Fields> = {
   id: 'compress',
   path: '/api/compress',
-  summary: 'Compress an image in its own format (or to JPEG), optionally resized',
-  errors: ['already_compact'],
+  summary: 'Compress an image in its own format (or to JPEG), optionally resized or to a size',
+  errors: ['already_compact', 'target_unreachable', 'svg_not_compressible'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('compress').maxUploadBytes,
   fields: compressFieldsSchema,
   service: () => 'optimize-compress',
   async run({ input, inputName, inputBytes, fields, workDir, signal }) {
+    if ((await sniffFile(input)) === 'svg')
+      throw new AppError(
+        422,
+        'svg_not_compressible',
+        'Compress works on pixel images. An SVG is drawing instructions in text, which no quality setting shrinks: convert it to PNG or WebP at the size you need, or keep it as it is.',
+      );
     const image = await loadImage(input, signal);
-    let pipeline = image.pipeline();
-    if (fields.width || fields.height) {
-      // One side given: the other follows the aspect ratio. Both: exactly that size.
-      pipeline = pipeline.resize({
-        width: fields.width,
-        height: fields.height,
-        fit: fields.width && fields.height ? 'fill' : 'inside',
-      });
-    }
-    const { hasAlpha = false } = await inImageSlot(() => image.pipeline().metadata(), signal);
-    const format = compressedFormat(image.format, hasAlpha, fields.keepFormat === 'true');
-    const extensions = OWN_EXTENSIONS[format];
+    const keep = fields.keepFormat === 'true';
+    const { hasAlpha: alpha } = await inImageSlot(() => image.pipeline().metadata(), signal);
+    const format = compressedFormat(image.format, alpha ?? false, keep);
+    const animated = keepsFrames(image) && ANIMATED_OUTPUTS.has(format);
+    const sized = await sizedPipeline(image, fields, animated, signal);
+    const extensions = EXTENSIONS[format];
     const path = join(workDir, `result.${extensions[0]}`);
-    await inImageSlot(() => encode(pipeline, format, fields.quality).toFile(path), signal);
+    const encode = async (quality: number, scale: number) => {
+      await encodeCompressed(sized.at(scale), format, quality, {
+        path,
+        hasAlpha: sized.hasAlpha,
+        signal,
+      });
+      return (await stat(path)).size;
+    };
+
+    let quality = fields.quality;
+    let scale = 1;
+    if (fields.targetBytes) {
+      const fit = await fitToSize({
+        encode,
+        targetBytes: fields.targetBytes,
+        ceiling: fields.quality,
+        lossy: isLossy(format, sized.hasAlpha),
+        allowResize: fields.allowResize === 'true',
+        shortSide: sized.shortSide,
+      });
+      if (!fit.fits)
+        throw new AppError(
+          422,
+          'target_unreachable',
+          `This image cannot be made as small as ${kb(fields.targetBytes)}: the smallest reached is ${kb(fit.smallest.bytes)} (quality ${fit.smallest.quality}${fit.smallest.scale < 1 ? ', shrunk' : ''}).${fields.allowResize === 'true' ? '' : ' Allow resizing, or aim higher.'}`,
+          {},
+          { smallestBytes: fit.smallest.bytes },
+        );
+      ({ quality, scale } = fit.best);
+    } else {
+      await encode(quality, 1);
+    }
+
     const outputBytes = (await stat(path)).size;
     // Never more bytes than were given: nothing is charged, and the message says what to try.
     if (outputBytes >= inputBytes)
@@ -87,7 +141,12 @@ export const compressTool: ToolDefinition<Fields> = {
         suffix: 'compressed',
         fallback: 'compressed-image',
       }),
-      headers: { 'x-original-size': String(inputBytes), 'x-compressed-size': String(outputBytes) },
+      headers: {
+        'x-original-size': String(inputBytes),
+        'x-compressed-size': String(outputBytes),
+        'x-compress-quality': String(quality),
+        ...(scale < 1 ? { 'x-compress-dimensions': sized.dimensions(scale).join('x') } : {}),
+      },
     };
   },
 };

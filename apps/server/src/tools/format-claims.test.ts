@@ -131,12 +131,55 @@ describe('format claims', () => {
       }
     });
 
+    it('reads a HEIC with an embedded sRGB ICC profile and keeps the profile (issue 31)', async () => {
+      const heic = await fixtures.heicPhoto(320, 240, 'srgb');
+      const profile = await sharp(await fixtures.photoJpeg(8, 8))
+        .withIccProfile('srgb')
+        .png()
+        .toBuffer();
+      const srgb = (await sharp(profile).metadata()).icc!;
+      for (const format of ['png', 'jpg', 'webp']) {
+        const res = await convert(format, heic, 'IMG_0002.HEIC');
+        expect(res.statusCode, `${format}: ${res.body}`).toBe(200);
+        expect((await sharp(res.rawPayload).metadata()).icc, format).toEqual(srgb);
+      }
+      for (const [path, fields] of [
+        ['/api/rotate', { angle: '90' }],
+        ['/api/compress', {}],
+        ['/api/resize', { width: '100' }],
+      ] as const) {
+        const res = await postForm(t.app, path, {
+          token,
+          fields,
+          file: { filename: 'IMG_0002.HEIC', content: heic },
+        });
+        expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+        expect((await sharp(res.rawPayload).metadata()).icc, path).toEqual(srgb);
+      }
+    });
+
     it('refuses a damaged HEIC with invalid_image', async () => {
       const heic = await fixtures.heicPhoto(64, 48);
       const res = await convert('png', heic.subarray(0, Math.floor(heic.length / 2)), 'x.heic');
       expect(res.statusCode).toBe(422);
       expect(res.json().code).toBe('invalid_image');
     });
+  });
+
+  it('a Display P3 photo keeps its P3 profile through the editors and Convert', async () => {
+    const p3 = await sharp(await fixtures.photoJpeg(200, 150))
+      .withIccProfile('p3')
+      .jpeg()
+      .toBuffer();
+    const profile = (await sharp(p3).metadata()).icc;
+    const rotated = await postForm(t.app, '/api/rotate', {
+      token,
+      fields: { angle: '90' },
+      file: { filename: 'p3.jpg', content: p3 },
+    });
+    expect((await sharp(rotated.rawPayload).metadata()).icc).toEqual(profile);
+    const png = await convert('png', p3, 'p3.jpg');
+    expect((await sharp(png.rawPayload).metadata()).icc).toEqual(profile);
   });
 
   it('GET /api/formats says what really works', async () => {

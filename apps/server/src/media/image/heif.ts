@@ -120,11 +120,19 @@ export async function decodeHeif(path: string, signal?: AbortSignal): Promise<Bu
   }
 }
 
-/** Encodes PNG bytes already on disk as HEIC (HEVC) at `path`; x265's "fast" preset. */
-export async function encodeHeif(pngPath: string, path: string, signal?: AbortSignal) {
+/**
+ * Encodes PNG bytes already on disk as HEIC (HEVC) at `path`; x265's "fast" preset, at libheif's
+ * 0–100 `quality`. A colour profile in the PNG is carried into the HEIC.
+ */
+export async function encodeHeif(
+  pngPath: string,
+  path: string,
+  signal?: AbortSignal,
+  quality = 60,
+) {
   const encoded = await run(
     ENCODER,
-    ['-q', '60', '-p', 'preset=fast', pngPath, '-o', path],
+    ['-q', String(quality), '-p', 'preset=fast', pngPath, '-o', path],
     signal,
     ENCODE_MEMORY,
   );

@@ -35,7 +35,10 @@ export function canRead(format: string): boolean {
 
 export interface LoadedImage {
   format: InputFormat;
-  /** A fresh sharp pipeline on the input, auto-oriented, metadata not carried over. */
+  /**
+   * A fresh sharp pipeline on the input, auto-oriented, metadata not carried over except an RGB
+   * image's colour profile (see keepsProfile).
+   */
   pipeline(options?: { animated?: boolean }): Sharp;
   pages: number;
   /** A JPEG's estimated libjpeg quality, to re-encode near it (own-format.ts). */
@@ -58,6 +61,15 @@ async function isLosslessWebp(path: string): Promise<boolean> {
     await file.close();
   }
 }
+
+/**
+ * Whether results carry the input's ICC profile. An RGB photo keeps its own (Display P3, Adobe
+ * RGB, an embedded sRGB) so its colours and gamut survive every tool; sharp otherwise converts
+ * to sRGB and drops it. CMYK and greyscale inputs are still converted to sRGB: a tool may add
+ * colour (a watermark), which a CMYK or grey profile could not describe.
+ */
+const keepsProfile = (meta: { icc?: Buffer; space?: string }) =>
+  meta.icc !== undefined && (meta.space === 'srgb' || meta.space === 'rgb16');
 
 export const invalidImage = (detail?: string) =>
   new AppError(
@@ -127,15 +139,22 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();
+    const keepProfile = keepsProfile(meta);
     return {
       format,
       pages: meta.pages ?? 1,
       jpegQuality: format === 'jpeg' ? await jpegQualityOf(path) : undefined,
       webpLossless: format === 'webp' ? await isLosslessWebp(path) : undefined,
-      pipeline: ({ animated = false } = {}) =>
-        sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated })
+      pipeline: ({ animated = false } = {}) => {
+        const pipeline = sharp(input, {
+          limitInputPixels: MAX_INPUT_PIXELS,
+          failOn: 'error',
+          animated,
+        })
           .autoOrient()
-          .timeout({ seconds: 60 }),
+          .timeout({ seconds: 60 });
+        return keepProfile ? pipeline.keepIccProfile() : pipeline;
+      },
     };
   } catch (err) {
     throw toImageError(err);

@@ -1,6 +1,6 @@
 import { Image, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../lib/format';
+import { formatBytes, formatNumber } from '../../../lib/format';
 
 /**
  * The bytes saved, and the original beside the compressed result. The right-hand picture is
@@ -11,6 +11,9 @@ export function CompressComparison(props: {
   resultUrl: string;
   before: number;
   after: number;
+  /** The quality the server used (a size target searches for it), and any size it shrank to. */
+  quality?: number;
+  dimensions?: string;
 }) {
   const { t } = useTranslation();
   const percent = Math.max(0, Math.round((1 - props.after / props.before) * 100));
@@ -19,6 +22,16 @@ export function CompressComparison(props: {
       <Text size="sm" fw={600}>
         {t('compress.saved', { percent: formatNumber(percent) })}
       </Text>
+      {props.quality !== undefined && (
+        <Text size="sm">
+          {t('compress.reached', {
+            quality: formatNumber(props.quality),
+            size: formatBytes(props.after),
+          })}
+          {props.dimensions &&
+            ` ${t('compress.shrunkTo', { dimensions: props.dimensions.replace('x', ' × ') })}`}
+        </Text>
+      )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         {[
           [props.originalUrl, t('compress.original')],

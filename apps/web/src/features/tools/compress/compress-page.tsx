@@ -5,6 +5,8 @@ import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { useObjectUrl } from '../../../components/tool/use-object-url';
 import { CompressComparison } from './compress-comparison';
+import { CompressTarget, targetBytes, type TargetSize } from './compress-target';
+import { FormatNote } from './format-note';
 
 const tool = toolById('compress');
 
@@ -15,6 +17,7 @@ export function CompressPage() {
   const [height, setHeight] = useState<number | ''>('');
   // On by default: a PNG logo stays a PNG with its transparency (decision 016).
   const [keepFormat, setKeepFormat] = useState(true);
+  const [target, setTarget] = useState<TargetSize>({ amount: '', unit: 'KB', allowResize: false });
   const [file, setFile] = useState<File | null>(null);
   const originalUrl = useObjectUrl(file);
   return (
@@ -30,6 +33,8 @@ export function CompressPage() {
             resultUrl={result.url}
             before={Number(result.headers('x-original-size') ?? file?.size ?? 0)}
             after={result.size}
+            quality={Number(result.headers('x-compress-quality') ?? 0) || undefined}
+            dimensions={result.headers('x-compress-dimensions') ?? undefined}
           />
         )
       }
@@ -38,6 +43,11 @@ export function CompressPage() {
         if (width !== '') form.append('width', String(width));
         if (height !== '') form.append('height', String(height));
         form.append('keepFormat', String(keepFormat));
+        const bytes = targetBytes(target);
+        if (bytes !== undefined) {
+          form.append('targetBytes', String(bytes));
+          form.append('allowResize', String(target.allowResize));
+        }
       }}
       options={
         <>
@@ -82,6 +92,8 @@ export function CompressPage() {
             checked={keepFormat}
             onChange={(e) => setKeepFormat(e.currentTarget.checked)}
           />
+          <FormatNote file={file} keepFormat={keepFormat} />
+          <CompressTarget value={target} onChange={setTarget} />
         </>
       }
     />

@@ -1,22 +1,104 @@
-import { Text } from '@mantine/core';
+import { SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toolById } from '@refract/contracts';
+import {
+  toolById,
+  UPSCALE_MODEL_MAX_PIXELS,
+  UPSCALE_MODEL_SECONDS_PER_MP,
+} from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
+import { formatNumber } from '../../../lib/format';
 
 const tool = toolById('upscale');
 
+type Method = 'model' | 'fast';
+type Scale = '2' | '4';
+
+/** The chosen image's pixel count, read by the browser (for the limit and the estimate). */
+function usePixels(file: File | null): number | null {
+  const [pixels, setPixels] = useState<number | null>(null);
+  useEffect(() => {
+    setPixels(null);
+    if (!file) return;
+    let live = true;
+    createImageBitmap(file)
+      .then((bitmap) => {
+        if (live) setPixels(bitmap.width * bitmap.height);
+        bitmap.close();
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [file]);
+  return pixels;
+}
+
 export function UpscalePage() {
   const { t } = useTranslation();
+  const [method, setMethod] = useState<Method>('model');
+  const [scale, setScale] = useState<Scale>('2');
+  const [file, setFile] = useState<File | null>(null);
+  const pixels = usePixels(file);
+  const limit = UPSCALE_MODEL_MAX_PIXELS[scale];
+  const megapixels = (n: number) => formatNumber(Math.round(n / 100_000) / 10);
+  const tooLarge = method === 'model' && pixels !== null && pixels > limit;
+  const seconds = pixels && Math.ceil((pixels / 1_000_000) * UPSCALE_MODEL_SECONDS_PER_MP[scale]);
   return (
     <ToolPage
       tool={tool}
       endpoint="/api/upscale"
-      submitLabel={t('upscale.submit')}
-      fields={() => undefined}
+      submitLabel={t('upscale.submitScale', { scale })}
+      onFileChange={setFile}
+      fields={(form) => {
+        form.append('scale', scale);
+        form.append('method', method);
+      }}
       options={
-        <Text size="sm" c="dimmed">
-          {t('upscale.hint')}
-        </Text>
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="upscale-method">
+                {t('upscale.method')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="upscale-method"
+                value={method}
+                onChange={(value) => setMethod(value as Method)}
+                data={[
+                  { value: 'model', label: t('upscale.model') },
+                  { value: 'fast', label: t('upscale.fast') },
+                ]}
+              />
+            </Stack>
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="upscale-scale">
+                {t('upscale.scale')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="upscale-scale"
+                value={scale}
+                onChange={(value) => setScale(value as Scale)}
+                data={[
+                  { value: '2', label: '×2' },
+                  { value: '4', label: '×4' },
+                ]}
+              />
+            </Stack>
+          </SimpleGrid>
+          <Text size="sm" c="dimmed">
+            {method === 'model'
+              ? t('upscale.modelHint', { megapixels: megapixels(limit), scale })
+              : t('upscale.fastHint', { scale })}
+          </Text>
+          {method === 'model' && pixels !== null && (
+            <Text size="sm" c={tooLarge ? 'red' : undefined}>
+              {tooLarge
+                ? t('upscale.tooLarge', { megapixels: megapixels(pixels) })
+                : t('upscale.estimate', { seconds: formatNumber(seconds ?? 0) })}
+            </Text>
+          )}
+        </Stack>
       }
     />
   );

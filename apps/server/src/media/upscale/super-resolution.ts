@@ -1,0 +1,174 @@
+import { createRequire } from 'node:module';
+import type { EngineStatus } from '@refract/contracts';
+import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
+import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
+
+/**
+ * Super-resolution with UpscalerJS's ESRGAN "slim" models (RDN architecture, trained on DIV2K;
+ * MIT, weights inside the npm package @upscalerjs/esrgan-slim: nothing fetched at run time), on
+ * TensorFlow.js WebAssembly in a kept worker thread. Chosen over "medium" by
+ * bench/upscale.bench.mjs (decision 028). One inference at a time per process; a tile is the
+ * unit of work, so a request's abort is honoured between tiles.
+ */
+const require = createRequire(import.meta.url);
+/** The tool's model; the bench also runs "medium", the next larger, to compare. */
+export type Variant = 'slim' | 'medium';
+const TOOL_VARIANT: Variant = 'slim';
+const MODEL_VERSION = 'esrgan-slim-1.0.0';
+
+export type UpscaleFactor = 2 | 4;
+
+/** Tiles waiting at most (one per request under way: a request sends its tiles one by one). */
+const MAX_WAITING = 4;
+
+/** Each tile's own pixels, and the context read around it so seams do not show. */
+export const TILE = 128;
+const CONTEXT = 12;
+
+/** The package's own folder (its exports name no package.json), then its models/xN/. */
+function modelDir(scale: UpscaleFactor, variant: Variant = TOOL_VARIANT) {
+  const entry = require.resolve(`@upscalerjs/esrgan-${variant}`);
+  return `${entry.slice(0, entry.lastIndexOf('/dist/'))}/models/x${scale}/`;
+}
+
+/** Whether the package's weights are there (for /api/health; loads nothing). */
+export function superResolutionStatus(): EngineStatus {
+  try {
+    modelDir(2);
+    return { available: true, version: MODEL_VERSION };
+  } catch {
+    return { available: false, version: null };
+  }
+}
+
+/** The worker: each scale's model loaded on first use, from memory (layers model, 0–255 in and out). */
+const WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
+const { readFileSync } = require('node:fs');
+const models = {};
+const load = (scale) => (models[scale] ??= (async () => {
+  await backend;
+  const dir = workerData.modelDirs[scale];
+  const manifest = JSON.parse(readFileSync(dir + 'model.json', 'utf8'));
+  const group = manifest.weightsManifest[0];
+  const weights = readFileSync(dir + group.paths[0]);
+  return tf.loadLayersModel({
+    load: async () => ({
+      modelTopology: manifest.modelTopology,
+      format: manifest.format,
+      weightSpecs: group.weights,
+      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
+    }),
+  });
+})());
+serve(async ({ rgb, width, height, scale }) => {
+  const model = await load(scale);
+  const output = tf.tidy(() =>
+    model.predict(tf.tensor4d(Float32Array.from(rgb), [1, height, width, 3])));
+  try {
+    const pixels = new Uint8Array(Uint8ClampedArray.from(await output.data()).buffer);
+    return { result: pixels, transfer: [pixels.buffer] };
+  } finally {
+    output.dispose();
+  }
+});
+`;
+
+const workers = new Map<Variant, ModelWorker>();
+
+function getWorker(variant: Variant): ModelWorker {
+  let worker = workers.get(variant);
+  if (!worker) {
+    const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
+    worker = new ModelWorker(
+      WORKER,
+      { ...tfjsPaths(), modelDirs },
+      { name: 'Upscaling', maxWaiting: MAX_WAITING, heapMb: 1024 },
+    );
+    workers.set(variant, worker);
+  }
+  return worker;
+}
+
+/** Ends the workers (the bench, shutdown). */
+export async function closeSuperResolution() {
+  await Promise.all([...workers.values()].map((worker) => worker.close()));
+  workers.clear();
+}
+
+/** Copies a `width`×`height` window at (x, y) of an RGB image, edges repeated past its border. */
+function window(rgb: Buffer, imageWidth: number, imageHeight: number, box: Box): Uint8Array {
+  const out = new Uint8Array(box.width * box.height * 3);
+  for (let row = 0; row < box.height; row += 1) {
+    const y = Math.min(imageHeight - 1, Math.max(0, box.y + row));
+    for (let column = 0; column < box.width; column += 1) {
+      const x = Math.min(imageWidth - 1, Math.max(0, box.x + column));
+      const from = (y * imageWidth + x) * 3;
+      const to = (row * box.width + column) * 3;
+      out[to] = rgb[from]!;
+      out[to + 1] = rgb[from + 1]!;
+      out[to + 2] = rgb[from + 2]!;
+    }
+  }
+  return out;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Upscales raw RGB pixels `scale` times, tile by tile (TILE pixels plus CONTEXT around each), so
+ * memory stays bounded by the tile whatever the image; `onTile` hears how far it is, and an
+ * aborted `signal` stops before the next tile.
+ */
+export async function superResolve(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  scale: UpscaleFactor,
+  {
+    signal,
+    onTile,
+    variant = TOOL_VARIANT,
+  }: { signal?: AbortSignal; onTile?(done: number, total: number): void; variant?: Variant } = {},
+): Promise<Buffer> {
+  const model = getWorker(variant);
+  const outWidth = width * scale;
+  const output = Buffer.alloc(outWidth * height * scale * 3);
+  const columns = Math.ceil(width / TILE);
+  const rows = Math.ceil(height / TILE);
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < columns; column += 1) {
+      const core = {
+        x: column * TILE,
+        y: row * TILE,
+        width: Math.min(TILE, width - column * TILE),
+        height: Math.min(TILE, height - row * TILE),
+      };
+      const padded = {
+        x: core.x - CONTEXT,
+        y: core.y - CONTEXT,
+        width: core.width + 2 * CONTEXT,
+        height: core.height + 2 * CONTEXT,
+      };
+      const input = window(rgb, width, height, padded);
+      const tile = await model.run<Uint8Array>(
+        { rgb: input, width: padded.width, height: padded.height, scale },
+        signal,
+        [input.buffer as ArrayBuffer],
+      );
+      // Keep the core's pixels of the upscaled tile: its context only fed the model.
+      const tileWidth = padded.width * scale;
+      for (let y = 0; y < core.height * scale; y += 1) {
+        const from = ((CONTEXT * scale + y) * tileWidth + CONTEXT * scale) * 3;
+        const to = ((core.y * scale + y) * outWidth + core.x * scale) * 3;
+        output.set(tile.subarray(from, from + core.width * scale * 3), to);
+      }
+      onTile?.(row * columns + column + 1, rows * columns);
+    }
+  }
+  return output;
+}

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { UPSCALE_MODEL_MAX_PIXELS } from '@refract/contracts';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postForm } from '../test/multipart.js';
+import { registerSubscriber } from '../test/plans.js';
+import { rgba } from '../test/pixels.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** Two photographs of the bench's set (bench/fixtures/upscale, GPL-2+, 256×256). */
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../bench/fixtures/upscale/${name}`, import.meta.url));
+
+/** PSNR (dB) of the luma (BT.601) of `b` against `a`, `shave` pixels cut at each border. */
+async function psnrY(a: Buffer, b: Buffer, shave: number) {
+  const [pa, pb] = [await rgba(a), await rgba(b)];
+  const y = (d: Buffer, i: number) =>
+    (65.481 * d[i]! + 128.553 * d[i + 1]! + 24.966 * d[i + 2]!) / 255;
+  let sum = 0;
+  let n = 0;
+  for (let row = shave; row < pa.height - shave; row += 1)
+    for (let x = shave; x < pa.width - shave; x += 1) {
+      const i = (row * pa.width + x) * 4;
+      sum += (y(pa.data, i) - y(pb.data, i)) ** 2;
+      n += 1;
+    }
+  return 10 * Math.log10((255 * 255) / (sum / n));
+}
+
+/** Area averaging by 2 (as the bench shrinks): each 2×2 block becomes its mean, as a PNG. */
+async function halve(image: Buffer) {
+  const { data, info } = await sharp(image)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const [width, height] = [info.width / 2, info.height / 2];
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1)
+    for (let x = 0; x < width; x += 1)
+      for (let c = 0; c < 3; c += 1) {
+        const at = (dx: number, dy: number) =>
+          data[((2 * y + dy) * info.width + 2 * x + dx) * 3 + c]!;
+        out[(y * width + x) * 3 + c] = Math.round((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1)) / 4);
+      }
+  return sharp(out, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+describe('upscale with a super-resolution model (issue 31)', { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    token = (await registerSubscriber(t)).token;
+  });
+  afterAll(() => t.close());
+
+  const post = (fields: Record<string, string>, content: Buffer, filename = 'photo.png') =>
+    postForm(t.app, '/api/upscale', { token, fields, file: { filename, content } });
+
+  it.each(['01-lighthouse.jpg', '04-sun_behind_leaves.jpg'])(
+    '%s: the model beats lanczos by the bench margin at ×2',
+    async (name) => {
+      const original = await sharp(fixture(name)).png().toBuffer();
+      const small = await halve(original);
+      const model = await post({ scale: '2' }, small);
+      expect(model.statusCode, model.body).toBe(200);
+      expect(model.headers['x-upscale-method']).toBe('model');
+      const fast = await post({ scale: '2', method: 'fast' }, small);
+      expect(fast.statusCode, fast.body).toBe(200);
+      expect(await sharp(model.rawPayload).metadata()).toMatchObject({ width: 256, height: 256 });
+      const gain =
+        (await psnrY(original, model.rawPayload, 2)) - (await psnrY(original, fast.rawPayload, 2));
+      expect(gain).toBeGreaterThanOrEqual(0.7);
+    },
+  );
+
+  it('×4 gives four times each side, and keeps an alpha channel', async () => {
+    const small = await sharp(fixture('10-sheep.jpg'))
+      .resize(48, 40)
+      .ensureAlpha(0.5)
+      .png()
+      .toBuffer();
+    const res = await post({ scale: '4' }, small, 'sheep.png');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="sheep-upscaled.png"');
+    const meta = await sharp(res.rawPayload).metadata();
+    expect(meta).toMatchObject({ width: 192, height: 160, hasAlpha: true });
+    expect(Math.abs((await rgba(res.rawPayload)).at(100, 80)[3]! - 128)).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses past the model limit with image_too_large, naming the limit and the fast method', async () => {
+    const side = Math.ceil(Math.sqrt(UPSCALE_MODEL_MAX_PIXELS[4])) + 2;
+    const big = await sharp({
+      create: { width: side, height: side, channels: 3, background: '#456' },
+    })
+      .png()
+      .toBuffer();
+    const res = await post({ scale: '4' }, big);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('image_too_large');
+    expect(res.json().error).toContain('fast method');
+    const fast = await post({ scale: '4', method: 'fast' }, big);
+    expect(fast.statusCode, fast.body).toBe(200);
+  });
+});
