@@ -7,7 +7,7 @@ import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
  * Super-resolution with UpscalerJS's ESRGAN "slim" models (RDN architecture, trained on DIV2K;
  * MIT, weights inside the npm package @upscalerjs/esrgan-slim: nothing fetched at run time), on
  * TensorFlow.js WebAssembly in a kept worker thread. Chosen over "medium" by
- * bench/upscale.bench.mjs (decision 028). One inference at a time per process; a tile is the
+ * bench/upscale.bench.mjs (decision 029). One inference at a time per process; a tile is the
  * unit of work, so a request's abort is honoured between tiles.
  */
 const require = createRequire(import.meta.url);
