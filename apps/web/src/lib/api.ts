@@ -51,6 +51,14 @@ export async function api<T>(
   path: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<T> {
+  return (await apiWithHeaders<T>(path, init)).body;
+}
+
+/** As `api`, with the answer's headers (a list's total is in X-Total-Count). */
+export async function apiWithHeaders<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
@@ -67,5 +75,5 @@ export async function api<T>(
     ? await res.json()
     : undefined;
   if (!res.ok) throw apiErrorFrom(res.status, payload, res.statusText);
-  return payload as T;
+  return { body: payload as T, headers: res.headers };
 }

@@ -53,3 +53,21 @@ export function formatDayTime(iso: string): string {
 
 /** Cents as money: 499 → $4.99 (spec: amounts are stored in minor units). */
 export const formatCents = (cents: number) => formatMoney(cents / 100);
+
+/**
+ * A country as the user gave it, by its name in the page's language when it is an ISO 3166
+ * code ("JP" → "Japan", "اليابان"); "—" when not given.
+ */
+export function formatCountry(country: string | null | undefined): string {
+  const given = country?.trim();
+  if (!given) return '—';
+  if (!/^[a-z]{2}$/i.test(given)) return given;
+  try {
+    return (
+      new Intl.DisplayNames([currentLanguage()], { type: 'region' }).of(given.toUpperCase()) ??
+      given
+    );
+  } catch {
+    return given;
+  }
+}
