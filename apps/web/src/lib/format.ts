@@ -71,3 +71,15 @@ export function formatCountry(country: string | null | undefined): string {
     return given;
   }
 }
+
+/**
+ * Text that reads left to right whatever the page (a card number, a code), isolated with
+ * Unicode's LRI…PDI so an Arabic sentence keeps "4000 0000 0000 0002" in its order.
+ */
+export const leftToRight = (text: string) => `\u2066${text}\u2069`;
+
+/** The sandbox's test cards, as the hints show them: on one line (no-break spaces), in order. */
+export const TEST_CARD_VALUES = {
+  paying: leftToRight('4242\u00a04242\u00a04242\u00a04242'),
+  declined: leftToRight('4000\u00a00000\u00a00000\u00a00002'),
+};

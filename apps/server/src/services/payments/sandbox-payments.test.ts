@@ -137,13 +137,29 @@ describeEachDatabase('sandbox payments', (kind) => {
     expect(days(new Date().toISOString(), end)).toBeGreaterThan(5 * 28 - 1);
   });
 
-  it('declines the decline card: back to /cancel, nothing recorded, still Basic', async () => {
+  it('declines the decline card with 402 card_declined: nothing recorded, still Basic, the checkout stays open for another card', async () => {
     const user = await registerUser(t.app);
-    const res = await buy(user, 'Business', 'monthly', {
-      ...PAY,
-      cardNumber: '4000 0000 0000 0002',
+    const id = (await checkout(user, 'Business')).split('/').pop()!;
+    const pay = (card: typeof PAY) =>
+      call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, card);
+    const res = await pay({ ...PAY, cardNumber: '4000 0000 0000 0002' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({
+      code: 'card_declined',
+      error: expect.stringMatching(/declined/),
     });
-    expect(res.json()).toEqual({ redirect: '/cancel' });
+    expect(await payments(user)).toEqual([]);
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
+    expect((await pay(PAY)).json()).toEqual({ redirect: '/success' });
+    expect(await payments(user)).toHaveLength(1);
+  });
+
+  it('a declined card changes nothing', async () => {
+    const user = await registerUser(t.app);
+    await buy(user, 'Business', 'monthly', { ...PAY, cardNumber: '4000 0000 0000 0002' });
     expect(await payments(user)).toEqual([]);
     expect(await status(user)).toMatchObject({
       billingType: 'free',
