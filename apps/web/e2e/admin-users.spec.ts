@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
+import { E2E_ADMIN } from './e2e-env';
 import { expect, overflowsHorizontally, test } from './fixtures';
 import { apiFromPage, chooseArabic, field, logInAsAdmin, signUp, uniqueEmail } from './helpers';
 
@@ -157,4 +158,49 @@ for (const language of ['en', 'ar'] as const) {
     await expect(page.getByRole('button', { name: /cancel|إلغاء/i })).toHaveCount(0);
     await page.screenshot({ path: `${SCREENSHOTS}/granted-${language}.png`, fullPage: true });
   });
+}
+
+/** Suspends a user through the API, as an admin in another session. */
+async function suspend(page: Page, email: string) {
+  const login = await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+  const headers = { authorization: `Bearer ${(await login.json()).token}` };
+  const found = await page.request.get(`/api/admin/users?search=${encodeURIComponent(email)}`, {
+    headers,
+  });
+  const [user] = await found.json();
+  const res = await page.request.patch(`/api/admin/users/${user._id}`, {
+    headers,
+    data: { suspended: true },
+  });
+  expect(res.status()).toBe(204);
+}
+
+for (const language of ['en', 'ar'] as const) {
+  for (const width of [375, 1280]) {
+    test(`a suspended user with an open session is told so, and whom to contact (${language}, ${width}px)`, async ({
+      page,
+    }) => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.setViewportSize({ width, height: 900 });
+      const email = uniqueEmail();
+      await signUp(page, email, 'suspended password 1');
+      if (language === 'ar') await chooseArabic(page);
+      await suspend(page, email);
+      // The open session's next request is refused: signed out, with the reason.
+      await page.reload();
+      await expect(page).toHaveURL(/\/login/);
+      const notice = page.getByRole('alert').filter({
+        hasText:
+          language === 'ar'
+            ? 'هذا الحساب موقوف. تواصل مع مسؤول الموقع.'
+            : 'This account is suspended. Contact the site admin.',
+      });
+      await expect(notice).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({ path: `${SCREENSHOTS}/suspended-${language}-${width}.png` });
+      // It stays while the user looks around, until someone signs in.
+      await page.goto('/plans');
+      await expect(notice).toBeVisible();
+    });
+  }
 }
