@@ -3,7 +3,15 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN } from './e2e-env';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { apiFromPage, chooseArabic, field, logInAsAdmin, signUp, uniqueEmail } from './helpers';
+import {
+  apiFromPage,
+  chooseArabic,
+  field,
+  logInAsAdmin,
+  rotateFromPage,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -203,4 +211,37 @@ for (const language of ['en', 'ar'] as const) {
       await expect(notice).toBeVisible();
     });
   }
+}
+
+for (const width of [375, 1280]) {
+  test(`the admin chart is mirrored in Arabic, its names in order (${width}px)`, async ({
+    strictPage: page,
+  }) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.setViewportSize({ width, height: 900 });
+    await signUp(page, uniqueEmail(), 'chart password 1');
+    expect(await rotateFromPage(page)).toEqual([200]);
+    await page.evaluate(() => localStorage.removeItem('token'));
+    await logInAsAdmin(page);
+    await chooseArabic(page);
+    await page.goto('/admin');
+    const chart = page.locator('.recharts-wrapper');
+    await expect(chart).toBeVisible();
+    const layout = await chart.evaluate((wrapper) => {
+      const ticks = [
+        ...wrapper.querySelectorAll('.recharts-yAxis .recharts-cartesian-axis-tick text'),
+      ];
+      const bars = [...wrapper.querySelectorAll('.recharts-bar-rectangle path')];
+      return {
+        names: ticks.map((tick) => tick.textContent ?? ''),
+        namesLeft: Math.min(...ticks.map((tick) => tick.getBoundingClientRect().left)),
+        barsRight: Math.max(...bars.map((bar) => bar.getBoundingClientRect().right)),
+      };
+    });
+    // Names on the right of the bars, each isolated right to left.
+    expect(layout.namesLeft).toBeGreaterThanOrEqual(layout.barsRight - 10);
+    expect(layout.names.length).toBeGreaterThan(0);
+    for (const name of layout.names) expect(name).toMatch(/^\u2067.*\u2069$/);
+    await page.screenshot({ path: `${SCREENSHOTS}/admin-chart-ar-${width}.png`, fullPage: true });
+  });
 }
