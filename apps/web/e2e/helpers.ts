@@ -45,6 +45,32 @@ export function apiFromPage(page: Page, path: string, body?: unknown) {
   );
 }
 
+/** A 1×1 PNG. */
+export const DOT_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Rotates a 1×1 PNG through the API, `times` over: each success is one charged use. */
+export function rotateFromPage(page: Page, times = 1) {
+  return page.evaluate(
+    async ({ png, times }) => {
+      const statuses: number[] = [];
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      for (let i = 0; i < times; i += 1) {
+        const form = new FormData();
+        form.append('image', new Blob([bytes], { type: 'image/png' }), 'dot.png');
+        const res = await fetch('/api/rotate', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${localStorage.getItem('token')}` },
+          body: form,
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    },
+    { png: DOT_PNG, times },
+  );
+}
+
 /** Chooses Arabic in the language menu, the way a user does, and waits for the page to mirror. */
 export async function chooseArabic(page: Page) {
   await page.getByRole('button', { name: 'Language' }).click();

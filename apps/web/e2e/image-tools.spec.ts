@@ -19,10 +19,24 @@ test('convert a PNG to WEBP and download it', async ({ strictPage: page }) => {
   await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Convert to' }).click();
   await page.getByRole('option', { name: 'WEBP', exact: true }).click();
-  // Formats this server cannot write are listed, but disabled.
+  // Only formats this server writes are offered; the help names those it reads but cannot write.
+  const { formats } = (await (await page.request.get('/api/formats')).json()) as {
+    formats: { format: string; read: boolean; write: boolean }[];
+  };
   await page.getByRole('textbox', { name: 'Convert to' }).click();
-  await expect(page.getByRole('option', { name: /XCF/ })).toHaveAttribute('data-combobox-disabled');
+  const offered = await page.getByRole('option').allTextContents();
+  expect(offered.sort()).toEqual(
+    formats
+      .filter((f) => f.write)
+      .map((f) => f.format.toUpperCase())
+      .sort(),
+  );
+  expect(offered).not.toContain('XCF');
+  expect(offered).not.toContain('CDR');
   await page.keyboard.press('Escape');
+  const help = page.getByText(/also reads .* but cannot write them/);
+  for (const f of formats.filter((f) => f.read && !f.write))
+    await expect(help).toContainText(f.format.toUpperCase());
 
   await page.getByRole('button', { name: 'Convert to WEBP' }).click();
   const link = page.getByRole('link', { name: 'Download photo.webp' });

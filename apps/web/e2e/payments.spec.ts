@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { field, logInAsAdmin, signUp, uniqueEmail, chooseArabic } from './helpers';
+import { field, logInAsAdmin, planId, signUp, uniqueEmail, chooseArabic } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -57,19 +57,21 @@ test('a whole sandbox purchase: plans, subscribe, card, success, then Developer 
   await expect(page.getByText(/subscription ends on .* It will not renew/)).toBeVisible();
 });
 
-test('an annual purchase, and a declined card that goes to /cancel', async ({ page }) => {
+test('an annual purchase: a declined card stays on the checkout with the reason, another card pays', async ({
+  page,
+}) => {
   await signUp(page, uniqueEmail(), 'annual password 1');
   await choosePlan(page, 'Business', 'Annual');
   await expect(page.getByText('Save 20% with annual billing')).toBeVisible();
   await page.getByRole('button', { name: 'Pay $67.10' }).click();
   await payWith(page, '4000 0000 0000 0002');
-  await expect(page).toHaveURL(/\/cancel$/);
-  await expect(page.getByText('nothing was charged')).toBeVisible();
-
-  await choosePlan(page, 'Business', 'Annual');
-  await page.getByRole('button', { name: 'Pay $67.10' }).click();
-  // Another number is refused on the form, and the checkout stays open for the right card.
-  await payWith(page, '4111 1111 1111 1111');
+  await expect(page.getByRole('alert')).toContainText('Your card was declined');
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  // The form is kept: only the card changes.
+  await expect(page.getByLabel('Name on card')).toHaveValue('Ada Lovelace');
+  // Another number is refused on the form too, and the checkout stays open for the right card.
+  await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+  await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page.getByRole('alert')).toContainText('This card was not accepted');
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByRole('button', { name: /^Pay / }).click();
@@ -133,4 +135,50 @@ for (const width of [375, 1280]) {
       });
     });
   }
+}
+
+test('/cancel offers the plans again', async ({ strictPage: page }) => {
+  await page.goto('/cancel');
+  await page.getByRole('link', { name: 'Choose a plan again' }).click();
+  await expect(page).toHaveURL(/\/plans$/);
+});
+
+for (const width of [375, 1280]) {
+  test(`the test cards read left to right in Arabic at ${width}px`, async ({
+    strictPage: page,
+  }) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.setViewportSize({ width, height: 900 });
+    await signUp(page, uniqueEmail(), 'arabic card password 1');
+    await chooseArabic(page);
+    await page.goto(`/subscribe?planId=${await planId(page, 'Developer')}`);
+    await page.getByRole('button', { name: /^ادفع/ }).click();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+    const hint = page.getByText(/بطاقات الاختبار/);
+    await expect(hint).toBeVisible();
+    // Where each group is drawn: in order, left to right, whatever the page's direction.
+    const order = await hint.evaluate((element) => {
+      const text = element.firstChild as Text;
+      const left = (group: string, from = 0) => {
+        const range = document.createRange();
+        const at = text.data.indexOf(group, from);
+        range.setStart(text, at);
+        range.setEnd(text, at + group.length);
+        const box = range.getBoundingClientRect();
+        return { left: box.left, top: box.top };
+      };
+      const declined = text.data.indexOf('4000');
+      return {
+        paying: [left('4242'), left('4242', text.data.indexOf('4242') + 5)],
+        declined: [left('4000', declined), left('0002', declined)],
+      };
+    });
+    // Each number on one line, its groups in order from the left.
+    for (const [first, last] of [order.paying, order.declined]) {
+      expect(first!.top).toBe(last!.top);
+      expect(first!.left).toBeLessThan(last!.left);
+    }
+    await expect(page.getByLabel('رقم البطاقة')).toHaveAttribute('dir', 'ltr');
+    await page.screenshot({ path: `${SCREENSHOTS}/checkout-ar-${width}.png`, fullPage: true });
+  });
 }

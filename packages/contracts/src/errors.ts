@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'plan_not_purchasable',
   'invalid_card',
   'checkout_closed',
+  'card_declined',
   'invalid_signature',
   'no_subscription',
   'api_key_not_allowed',

@@ -81,7 +81,8 @@ export const sandboxPayBodySchema = z.object({
   cvc: z.string().max(10),
   name: z.string().trim().min(1).max(200),
 });
-export const sandboxPayResponseSchema = z.object({ redirect: z.enum(['/success', '/cancel']) });
+/** Paid: where to go. A declined card is `402 card_declined` and the checkout stays open. */
+export const sandboxPayResponseSchema = z.object({ redirect: z.enum(['/success']) });
 
 /** Test cards of the sandbox (issue 13): one that pays, one that is declined. */
 export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;

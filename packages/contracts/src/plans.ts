@@ -7,6 +7,10 @@ export type BillingType = (typeof BILLING_TYPES)[number];
 /** -1 means unlimited, for monthly and annual quotas alike. */
 export const UNLIMITED = -1;
 
+/** A subscription's billing as the API describes it: `free` is the plan of users who pay nothing. */
+export const SUBSCRIPTION_BILLING_TYPES = [...BILLING_TYPES, 'free'] as const;
+export type SubscriptionBillingType = (typeof SUBSCRIPTION_BILLING_TYPES)[number];
+
 /** The features line a plan shows when none are given. */
 export const DEFAULT_PLAN_FEATURES = ['All services included'];
 
@@ -148,13 +152,12 @@ export type QuotaStatus = z.infer<typeof quotaStatusSchema>;
 export const userStatsSchema = z.object({
   imagesProcessed: z.number().int(),
   remainingImages: z.number().int(),
-  subscription: z
-    .object({
-      plan: z.object({ name: z.string() }),
-      billingType: z.enum(BILLING_TYPES),
-      endDate: z.string(),
-    })
-    .nullable(),
+  /** The plan the user is on: a subscription, or the free plan (`billingType: free`, no end). */
+  subscription: z.object({
+    plan: z.object({ name: z.string() }),
+    billingType: z.enum(SUBSCRIPTION_BILLING_TYPES),
+    endDate: z.string().nullable(),
+  }),
   plan: z.object({ _id: z.string(), name: z.string() }),
   usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
   /** The plan's batch limits: files in one batch, and bytes in all (issue #19). */
@@ -178,9 +181,19 @@ export const adminStatsSchema = z.object({
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
+/** Users per page of `GET /api/admin/users` unless `pageSize` says otherwise, and at most. */
+export const ADMIN_USERS_PAGE_SIZE = 20;
+export const ADMIN_USERS_MAX_PAGE_SIZE = 100;
+
 export const adminUsersQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ADMIN_USERS_MAX_PAGE_SIZE)
+    .default(ADMIN_USERS_PAGE_SIZE),
 });
 
 export const adminUserRowSchema = z.object({
@@ -192,16 +205,17 @@ export const adminUserRowSchema = z.object({
   subscription: z
     .object({ plan: z.string(), billingType: z.enum(BILLING_TYPES), endDate: z.string() })
     .nullable(),
-  country: z.string(),
+  /** As the user gave it at sign-up (a name or an ISO 3166 code); null when not given. */
+  country: z.string().nullable(),
   createdAt: z.string(),
 });
+export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 
-export const adminUsersResponseSchema = z.object({
-  users: z.array(adminUserRowSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+/**
+ * `GET /api/admin/users`: a list, as the spec has it (the earlier client filters it); the page
+ * is chosen by `?page=&pageSize=`, the total is in `X-Total-Count` and the next page in `Link`.
+ */
+export const adminUsersResponseSchema = z.array(adminUserRowSchema);
 
 export function isService(value: unknown): value is Service {
   return typeof value === 'string' && (SERVICES as readonly string[]).includes(value);
@@ -212,9 +226,13 @@ export const subscriptionStatusSchema = z.object({
   subscription: z
     .object({
       planDetails: planSchema,
-      userDetails: z.object({ subscriptionEndDate: z.string() }),
-      billingType: z.enum(BILLING_TYPES),
+      /** null for the free plan, which has no end. */
+      userDetails: z.object({ subscriptionEndDate: z.string().nullable() }),
+      /** `free`: no subscription, the free plan everyone has (as the earlier server said). */
+      billingType: z.enum(SUBSCRIPTION_BILLING_TYPES),
       status: z.enum(['active', 'expired']),
+      /** Given by an admin (a zero-amount grant): it ends on its date and is not renewed. */
+      granted: z.boolean(),
       /** Cancelled: it runs to its end date and is not renewed. */
       cancelAtPeriodEnd: z.boolean(),
       /** A downgrade waiting for the end date: the plan it moves to then (null: none). */

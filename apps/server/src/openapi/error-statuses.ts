@@ -50,6 +50,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   plan_not_purchasable: 400,
   invalid_card: 400,
   checkout_closed: 409,
+  card_declined: 402,
   invalid_signature: 400,
   no_subscription: 404,
   api_key_not_allowed: 403,

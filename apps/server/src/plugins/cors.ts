@@ -19,6 +19,9 @@ export async function registerCors(app: FastifyInstance, origins: string[]) {
       'x-quota-limit',
       'x-quota-remaining',
       'x-quota-reset',
+      // The admin users list (the earlier client may run on another origin).
+      'x-total-count',
+      'link',
     ],
     maxAge: 600,
   });

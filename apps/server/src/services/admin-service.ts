@@ -14,8 +14,6 @@ import { AppError, notFound } from '../lib/app-error.js';
 import { fulfil } from './payments/fulfilment.js';
 import { addMonths } from './quota-period.js';
 
-const PAGE_SIZE = 20;
-
 export function adminService(
   users: UsersRepository,
   plans: PlansRepository,
@@ -103,9 +101,9 @@ export function adminService(
       };
     },
 
-    async listUsers(search: string | undefined, page: number) {
+    async listUsers(search: string | undefined, page: number, pageSize: number) {
       const now = new Date().toISOString();
-      const { rows, total } = await users.listForAdmin({ search, page, pageSize: PAGE_SIZE });
+      const { rows, total } = await users.listForAdmin({ search, page, pageSize });
       return {
         users: rows.map((r) => ({
           _id: r.id,
@@ -117,11 +115,9 @@ export function adminService(
             r.plan_name && r.billing_type && r.end_date && r.end_date > now
               ? { plan: r.plan_name, billingType: r.billing_type, endDate: r.end_date }
               : null,
-          country: r.country || 'NA',
+          country: r.country || null,
           createdAt: r.created_at,
         })),
-        page,
-        pageSize: PAGE_SIZE,
         total,
       };
     },

@@ -4,7 +4,10 @@ import {
   SERVICES,
   type Plan,
   type PlanBody,
+  type SubscriptionStatus,
 } from '@refract/contracts';
+import type { PaymentsRepository } from '../db/repositories/payments-repository.js';
+import type { UserRow } from '../db/repositories/users-repository.js';
 import { AppError, notFound } from '../lib/app-error.js';
 import { cachedBody, type CachedBody } from '../lib/http-cache.js';
 import type {
@@ -65,6 +68,7 @@ export function planService(
   plans: PlansRepository,
   subscriptions: SubscriptionsRepository,
   settings: SettingsRepository,
+  payments: PaymentsRepository,
 ) {
   // The plans page's body, serialised once per list the (cached) repository hands out: the
   // same list object comes back until a plan changes.
@@ -125,25 +129,44 @@ export function planService(
       return toApiPlan(await find(id, { includeHidden }));
     },
 
-    /** The user's subscription with its plan, whether still active or lapsed; null if none. */
-    async subscriptionStatus(userId: string) {
+    /**
+     * The user's subscription with its plan, whether still active or lapsed; without one, the
+     * free plan they are on (Basic, or the admins' plan), with no end date.
+     */
+    async subscriptionStatus(user: Pick<UserRow, 'id' | 'is_admin'>): Promise<SubscriptionStatus> {
       const now = new Date();
       const subscription = await applyDueChange(
         plans,
         subscriptions,
-        await subscriptions.findByUser(userId),
+        await subscriptions.findByUser(user.id),
         now,
       );
       const plan = subscription && (await plans.findById(subscription.plan_id));
-      if (!subscription || !plan) return { subscription: null };
+      if (!subscription || !plan) {
+        const free = await plans.findBySlug(user.is_admin ? 'admin' : 'basic');
+        if (!free) return { subscription: null };
+        return {
+          subscription: {
+            planDetails: toApiPlan(free),
+            userDetails: { subscriptionEndDate: null },
+            billingType: 'free',
+            cancelAtPeriodEnd: false,
+            granted: false,
+            scheduledChange: null,
+            status: 'active',
+          },
+        };
+      }
       const scheduled =
         subscription.scheduled_plan_id && (await plans.findById(subscription.scheduled_plan_id));
+      const givenBy = await payments.providerOfPeriodEnding(user.id, subscription.end_date);
       return {
         subscription: {
           planDetails: toApiPlan(plan),
           userDetails: { subscriptionEndDate: subscription.end_date },
           billingType: subscription.billing_type,
           cancelAtPeriodEnd: subscription.cancel_at_period_end === 1,
+          granted: givenBy === 'admin',
           scheduledChange: scheduled
             ? {
                 plan: { _id: scheduled.id, name: scheduled.name },

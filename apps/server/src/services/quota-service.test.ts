@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { paymentsRepository } from '../db/repositories/payments-repository.js';
 import { plansRepository } from '../db/repositories/plans-repository.js';
 import { settingsRepository } from '../db/repositories/settings-repository.js';
 import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
@@ -19,7 +20,12 @@ describeEachDatabase('quota engine', (kind) => {
     database = await createTestDatabase(kind);
     const plans = plansRepository(database.db);
     const subscriptions = subscriptionsRepository(database.db);
-    await planService(plans, subscriptions, settingsRepository(database.db)).seedDefaults();
+    await planService(
+      plans,
+      subscriptions,
+      settingsRepository(database.db),
+      paymentsRepository(database.db),
+    ).seedDefaults();
     now = new Date('2026-11-20T12:00:00Z');
     quotas = quotaService(plans, subscriptions, usageRepository(database.db), () => now);
     user = await newUser();
@@ -121,7 +127,11 @@ describeEachDatabase('quota engine', (kind) => {
     });
     const stats = await quotas.stats(user);
     expect(stats.plan.name).toBe('Basic');
-    expect(stats.subscription).toBeNull();
+    expect(stats.subscription).toEqual({
+      plan: { name: 'Basic' },
+      billingType: 'free',
+      endDate: null,
+    });
     await quotas.track(user, 'convert-audio', 3);
     expect(await code(quotas.track(user, 'convert-audio', 1))).toBe('quota_exceeded');
   });
@@ -177,7 +187,7 @@ describeEachDatabase('quota engine', (kind) => {
     expect(stats).toMatchObject({
       imagesProcessed: 2,
       remainingImages: 16 * 3 - 2,
-      subscription: null,
+      subscription: { plan: { name: 'Basic' }, billingType: 'free', endDate: null },
       plan: { name: 'Basic' },
       periodStart: '2026-11-01T00:00:00.000Z',
       periodEnd: '2026-12-01T00:00:00.000Z',

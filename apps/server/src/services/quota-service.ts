@@ -171,6 +171,26 @@ export function quotaService(
       return reservation.status;
     },
 
+    /**
+     * The standing of a service without charging it (POST /api/user/track for a service its
+     * tool charges on the server): 403 quota_exceeded when fewer than `count` uses are left.
+     */
+    async check(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
+      const e = await entitlement(user);
+      const quota = e.quotaFor(service);
+      const used =
+        (await usage.usedInPeriod(user.id, e.period.start.toISOString())).get(service) ?? 0;
+      const status = {
+        service,
+        used,
+        quota,
+        remaining: remaining(quota, used),
+        resetsAt: e.period.end.toISOString(),
+      };
+      if (quota !== UNLIMITED && status.remaining < count) throw quotaExceeded(status);
+      return status;
+    },
+
     async stats(user: UserRow): Promise<UserStats> {
       const e = await entitlement(user);
       const used = await usage.usedInPeriod(user.id, e.period.start.toISOString());
@@ -190,7 +210,7 @@ export function quotaService(
               billingType: e.subscription.billing_type,
               endDate: e.subscription.end_date,
             }
-          : null,
+          : { plan: { name: e.plan.name }, billingType: 'free', endDate: null },
         plan: { _id: e.plan.id, name: e.plan.name },
         usage: rows,
         batch: { maxFiles: e.plan.batch_max_files, maxBytes: Number(e.plan.batch_max_bytes) },

@@ -78,7 +78,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     accounts: accountService(users, tokens),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
-    plans: planService(plans, subscriptions, settingsRepository(database.db)),
+    plans: planService(plans, subscriptions, settingsRepository(database.db), payments),
     quotas,
     admin: adminService(
       users,

@@ -2,6 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { plansRepository } from '../db/repositories/plans-repository.js';
 import { subscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
+import { usersRepository } from '../db/repositories/users-repository.js';
+import { usageRepository } from '../db/repositories/usage-repository.js';
+import { quotaService } from '../services/quota-service.js';
+import type { Service } from '@refract/contracts';
 import { registerUser } from './accounts.js';
 import type { TestApp } from './test-app.js';
 
@@ -36,4 +40,19 @@ export async function registerSubscriber(t: TestApp) {
   const user = await registerUser(t.app);
   await subscribe(t.database.db, user.user._id, 'business');
   return user;
+}
+
+/**
+ * Charges uses as a tool would (POST /api/user/track only charges services no server tool
+ * charges, and today every service has one), for tests about what the uses lead to.
+ */
+export async function spend(db: Kysely<Database>, userId: string, service: Service, count = 1) {
+  const user = await usersRepository(db).findById(userId);
+  if (!user) throw new Error(`no user ${userId}`);
+  const quotas = quotaService(
+    plansRepository(db),
+    subscriptionsRepository(db),
+    usageRepository(db),
+  );
+  return quotas.track(user, service, count);
 }

@@ -1,7 +1,7 @@
 import { Accordion, Anchor, Group, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AdminPayment, Payment } from '@refract/contracts';
-import { formatCents, formatDay, formatDayTime } from '../lib/format';
+import { formatCents, formatCountry, formatDay, formatDayTime } from '../lib/format';
 import { UserText } from './user-text';
 import { usePlanName } from '../lib/plan-name';
 
@@ -84,7 +84,10 @@ export function PaymentList({ payments }: { payments: (Payment | AdminPayment)[]
                         </>
                       }
                     />
-                    <Detail label={t('billing.admin.country')} value={payer.country ?? 'NA'} />
+                    <Detail
+                      label={t('billing.admin.country')}
+                      value={formatCountry(payer.country)}
+                    />
                   </>
                 )}
                 {p.receiptUrl && (

@@ -2,18 +2,30 @@ import { Button, Group, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type { SubscriptionStatus } from '@refract/contracts';
+import type { BillingType, SubscriptionStatus } from '@refract/contracts';
 import { api } from '../lib/api';
 import { formatDate } from '../lib/format';
 import { usePlanName } from '../lib/plan-name';
 import { useErrorMessage } from '../lib/use-error-message';
 import { ErrorAlert } from './error-alert';
 
-type Subscription = NonNullable<SubscriptionStatus['subscription']>;
+type AnySubscription = NonNullable<SubscriptionStatus['subscription']>;
+/** A plan with a period: bought or granted (not the free plan, which has no end). */
+export type Subscription = AnySubscription & {
+  billingType: BillingType;
+  userDetails: { subscriptionEndDate: string };
+};
+
+/** The subscription when there is one with a period; null for the free plan or none. */
+export const periodSubscription = (s: AnySubscription | null | undefined): Subscription | null =>
+  s && s.billingType !== 'free' && s.userDetails.subscriptionEndDate !== null
+    ? (s as Subscription)
+    : null;
 
 /**
  * One sentence for the subscription, in the user's language and date format: renews on,
- * ends on (cancelled), "Developer until 23 Dec, then Basic" (a scheduled downgrade), or ended.
+ * ends on (cancelled), granted until (an admin's gift, not renewed), "Developer until 23 Dec,
+ * then Basic" (a scheduled downgrade), or ended.
  */
 export function subscriptionSentence(
   t: TFunction,
@@ -26,6 +38,7 @@ export function subscriptionSentence(
     date: formatDate(subscription.userDetails.subscriptionEndDate, { dateStyle: 'medium' }),
   };
   if (subscription.status === 'expired') return t('billing.status.ended', values);
+  if (subscription.granted) return t('billing.status.grantedUntil', values);
   if (subscription.scheduledChange)
     return t('billing.status.scheduled', {
       ...values,

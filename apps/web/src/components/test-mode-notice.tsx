@@ -2,6 +2,7 @@ import { Group, Paper, Text } from '@mantine/core';
 import { IconFlask } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { usePaymentMode } from '../lib/queries';
+import { TEST_CARD_VALUES } from '../lib/format';
 
 /** A thin strip above the header, on every page, while the sandbox takes payments. */
 export function TestModeStrip() {
@@ -39,7 +40,7 @@ export function TestModeBanner() {
           <Text fw={700} size="sm">
             {t('billing.testMode.badge')}
           </Text>
-          <Text size="sm">{t('billing.testMode.banner')}</Text>
+          <Text size="sm">{t('billing.testMode.banner', TEST_CARD_VALUES)}</Text>
         </div>
       </Group>
     </Paper>

@@ -30,17 +30,26 @@ export function authHeaders(): Record<string, string> {
 export const sessionEvents = new EventTarget();
 
 /**
+ * Set (for this tab) when the server refused the session because the account is suspended, so
+ * the app says why the user was signed out, and whom to contact; cleared by the next sign-in.
+ */
+export const SUSPENDED_KEY = 'refract.suspended';
+
+/**
  * An error answer's envelope as an ApiError; a body that is not one gets a generic code.
  * Every request carries the stored token, so a 401 `unauthorized` means the session ended on
  * the server (expired after 7 days, a password reset, a suspension): the token is dropped and
  * `ended` fires, and the app treats the user as a visitor again (the next submit opens the
- * sign-in dialog, and the work goes on after it, instead of failing again).
+ * sign-in dialog, and the work goes on after it, instead of failing again). A 403
+ * `account_suspended` ends it too, and is remembered so the app can say so (SUSPENDED_KEY).
  */
 export function apiErrorFrom(status: number, body: unknown, statusText = ''): ApiError {
   const envelope = (typeof body === 'object' && body ? body : {}) as Partial<ErrorEnvelope>;
   const code = envelope.code ?? 'internal_error';
-  if (status === 401 && code === 'unauthorized' && tokenStore.get()) {
+  const suspended = status === 403 && code === 'account_suspended';
+  if ((suspended || (status === 401 && code === 'unauthorized')) && tokenStore.get()) {
     tokenStore.clear();
+    if (suspended) sessionStorage.setItem(SUSPENDED_KEY, '1');
     sessionEvents.dispatchEvent(new Event('ended'));
   }
   return new ApiError(status, code, envelope.error ?? statusText);
@@ -51,6 +60,14 @@ export async function api<T>(
   path: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<T> {
+  return (await apiWithHeaders<T>(path, init)).body;
+}
+
+/** As `api`, with the answer's headers (a list's total is in X-Total-Count). */
+export async function apiWithHeaders<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
@@ -67,5 +84,5 @@ export async function api<T>(
     ? await res.json()
     : undefined;
   if (!res.ok) throw apiErrorFrom(res.status, payload, res.statusText);
-  return payload as T;
+  return { body: payload as T, headers: res.headers };
 }

@@ -53,3 +53,33 @@ export function formatDayTime(iso: string): string {
 
 /** Cents as money: 499 → $4.99 (spec: amounts are stored in minor units). */
 export const formatCents = (cents: number) => formatMoney(cents / 100);
+
+/**
+ * A country as the user gave it, by its name in the page's language when it is an ISO 3166
+ * code ("JP" → "Japan", "اليابان"); "—" when not given.
+ */
+export function formatCountry(country: string | null | undefined): string {
+  const given = country?.trim();
+  if (!given) return '—';
+  if (!/^[a-z]{2}$/i.test(given)) return given;
+  try {
+    return (
+      new Intl.DisplayNames([currentLanguage()], { type: 'region' }).of(given.toUpperCase()) ??
+      given
+    );
+  } catch {
+    return given;
+  }
+}
+
+/**
+ * Text that reads left to right whatever the page (a card number, a code), isolated with
+ * Unicode's LRI…PDI so an Arabic sentence keeps "4000 0000 0000 0002" in its order.
+ */
+export const leftToRight = (text: string) => `\u2066${text}\u2069`;
+
+/** The sandbox's test cards, as the hints show them: on one line (no-break spaces), in order. */
+export const TEST_CARD_VALUES = {
+  paying: leftToRight('4242\u00a04242\u00a04242\u00a04242'),
+  declined: leftToRight('4000\u00a00000\u00a00000\u00a00002'),
+};

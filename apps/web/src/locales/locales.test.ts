@@ -39,6 +39,41 @@ const SAME_IN_EVERY_LANGUAGE = new Set(['app.name']);
 /** Nothing to translate once the placeholders are gone (e.g. "{{used}} / {{quota}}"). */
 const hasWords = (text: string) => /\p{L}/u.test(text.replace(/{{\s*\w+\s*}}/g, ''));
 
+/**
+ * `{{count}}` strings whose count stands alone ("File 2 of 10"), so no word agrees with it.
+ * Any other counted string needs plural forms.
+ */
+const COUNT_WITHOUT_NOUN = new Set(['batch.fileOf']);
+
+describe('plural forms', () => {
+  it('every English string with a {{count}} beside a word has plural forms', () => {
+    const missing = [...english]
+      .filter(([key, value]) => value.includes('{{count}}') && !PLURAL.test(key))
+      .map(([key]) => key)
+      .filter((key) => !COUNT_WITHOUT_NOUN.has(key));
+    expect(missing).toEqual([]);
+  });
+
+  // Arabic needs zero, one, two, few, many and other; Spanish and Italian one, many and other;
+  // Japanese and Chinese other only: as Intl.PluralRules, which i18next uses, chooses them.
+  it.each(LANGUAGES)(
+    '%s has each form its language chooses, for every counted string',
+    (language) => {
+      const keys = [...flatten(load(language)).keys()];
+      const needed = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      const counted = [
+        ...new Set(
+          [...english.keys()].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')),
+        ),
+      ];
+      const missing = counted.flatMap((base) =>
+        needed.filter((form) => !keys.includes(`${base}_${form}`)).map((form) => `${base}_${form}`),
+      );
+      expect(missing).toEqual([]);
+    },
+  );
+});
+
 describe('translations', () => {
   it('English has a message for every error code', () => {
     for (const code of ERROR_CODES) expect(english.has(`errors.${code}`), code).toBe(true);
@@ -54,11 +89,15 @@ describe('translations', () => {
       }
     });
 
-    it('keeps every placeholder', () => {
+    it('keeps every placeholder (a plural form may say its number in words: "ملفان")', () => {
       for (const [key, value] of english) {
         const counterpart =
           translated.get(key) ?? translated.get(key.replace(PLURAL, '_other')) ?? '';
-        expect(placeholders(counterpart), key).toEqual(placeholders(value));
+        const expected = placeholders(value).filter((p) => !PLURAL.test(key) || p !== 'count');
+        expect(
+          placeholders(counterpart).filter((p) => !PLURAL.test(key) || p !== 'count'),
+          key,
+        ).toEqual(expected);
       }
     });
 

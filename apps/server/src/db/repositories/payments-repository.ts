@@ -75,6 +75,18 @@ export function paymentsRepository(db: Kysely<Database>) {
       return query.orderBy('payments.created_at', 'desc').execute();
     },
 
+    /** Who gave the period that ends at `cycleEnd` (`admin`: a grant); undefined: nobody. */
+    async providerOfPeriodEnding(userId: string, cycleEnd: string) {
+      const row = await db
+        .selectFrom('payments')
+        .select('provider')
+        .where('user_id', '=', userId)
+        .where('cycle_end', '=', cycleEnd)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      return row?.provider;
+    },
+
     /** Cents collected since `since` (an ISO time). */
     async sumSince(since: string) {
       const row = await db

@@ -30,14 +30,27 @@ export const adminRoutes =
       {
         config: { access: 'admin' },
         schema: {
-          summary: 'A page of users',
+          summary: 'A page of users; the total in X-Total-Count, the next page in Link',
           tags: ['Admin'],
           querystring: adminUsersQuerySchema,
           response: { 200: adminUsersResponseSchema },
         },
       },
-      async (request) =>
-        services.admin.listUsers(request.query.search || undefined, request.query.page),
+      async (request, reply) => {
+        const { search, page, pageSize } = request.query;
+        const { users, total } = await services.admin.listUsers(
+          search || undefined,
+          page,
+          pageSize,
+        );
+        reply.header('x-total-count', String(total));
+        if (page * pageSize < total) {
+          const next = new URLSearchParams({ page: String(page + 1), pageSize: String(pageSize) });
+          if (search) next.set('search', search);
+          reply.header('link', `</api/admin/users?${next}>; rel="next"`);
+        }
+        return users;
+      },
     );
 
     const userParams = z.object({ id: z.string().min(1).max(100) });

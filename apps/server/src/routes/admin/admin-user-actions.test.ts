@@ -22,8 +22,7 @@ describeEachDatabase('admin user actions', (kind) => {
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, payload?: object) =>
     t.app.inject({ method, url, payload, headers: token ? bearer(token) : {} });
   const row = async (email: string) =>
-    (await call('GET', `/api/admin/users?search=${encodeURIComponent(email)}`, admin)).json()
-      .users[0];
+    (await call('GET', `/api/admin/users?search=${encodeURIComponent(email)}`, admin)).json()[0];
 
   it('suspends: no sign-in, existing sessions and API keys stop; reactivation lets them sign in again', async () => {
     const user = await registerUser(t.app);

@@ -58,7 +58,7 @@ export const paymentRoutes =
         config: { access: 'user', errors: ['no_subscription'] },
         schema: { summary: 'Your subscription', tags, response: { 200: subscriptionStatusSchema } },
       },
-      async (request) => services.plans.subscriptionStatus(request.user!.id),
+      async (request) => services.plans.subscriptionStatus(request.user!),
     );
 
     app.post(
@@ -73,7 +73,7 @@ export const paymentRoutes =
       },
       async (request) => {
         await services.payments.cancelSubscription(request.user!);
-        return services.plans.subscriptionStatus(request.user!.id);
+        return services.plans.subscriptionStatus(request.user!);
       },
     );
 
@@ -89,7 +89,7 @@ export const paymentRoutes =
       },
       async (request) => {
         await services.payments.undoScheduledChange(request.user!);
-        return services.plans.subscriptionStatus(request.user!.id);
+        return services.plans.subscriptionStatus(request.user!);
       },
     );
 

@@ -16,7 +16,10 @@ export const sandboxRoutes =
     app.get(
       '/api/sandbox/checkout/:id',
       {
-        config: { access: 'user', errors: ['not_found', 'invalid_card', 'checkout_closed'] },
+        config: {
+          access: 'user',
+          errors: ['not_found', 'invalid_card', 'card_declined', 'checkout_closed'],
+        },
         schema: { params, response: { 200: sandboxCheckoutSchema } },
       },
       async (request) => services.payments.sandboxCheckout(request.user!, request.params.id),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICES } from '@refract/contracts';
+import { SERVICES, subscriptionStatusSchema } from '@refract/contracts';
 import { adminToken, bearer, registerUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { subscribe } from '../../test/plans.js';
@@ -231,10 +231,41 @@ describeEachDatabase('GET /api/payments/subscription-status', (kind) => {
       headers: token ? bearer(token) : {},
     });
 
-  it('is null without a subscription, and needs a token', async () => {
+  it('describes the free plan without a subscription (billingType free, no end), and needs a token', async () => {
     const { token } = await registerUser(t.app);
-    expect((await status(token)).json()).toEqual({ subscription: null });
+    const free = subscriptionStatusSchema.parse((await status(token)).json()).subscription;
+    expect(free).toMatchObject({
+      planDetails: { name: 'Basic', monthlyFee: 0 },
+      userDetails: { subscriptionEndDate: null },
+      billingType: 'free',
+      status: 'active',
+      cancelAtPeriodEnd: false,
+      granted: false,
+      scheduledChange: null,
+    });
     expect((await status()).statusCode).toBe(401);
+  });
+
+  it('says a plan an admin gave is granted (it is not renewed), and a bought one is not', async () => {
+    const admin = await adminToken(t.app);
+    const user = await registerUser(t.app);
+    const plans = (await t.app.inject({ url: '/api/subscriptions/plans' })).json();
+    const developer = plans.find((p: { name: string }) => p.name === 'Developer')._id;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${user.user._id}/grant`,
+      headers: bearer(admin),
+      payload: { planId: developer, months: 1 },
+    });
+    expect(grant.statusCode, grant.body).toBe(200);
+    expect((await status(user.token)).json().subscription).toMatchObject({
+      planDetails: { name: 'Developer' },
+      billingType: 'monthly',
+      granted: true,
+    });
+    const bought = await registerUser(t.app);
+    await subscribe(t.database.db, bought.user._id, 'developer');
+    expect((await status(bought.token)).json().subscription.granted).toBe(false);
   });
 
   it('shows an active and a lapsed subscription with the plan and end date', async () => {

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotaStatusSchema, userStatsSchema } from '@refract/contracts';
 import { bearer, registerUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
-import { subscribe } from '../../test/plans.js';
+import { pngBytes } from '../../test/image-fixtures.js';
+import { multipart } from '../../test/multipart.js';
+import { spend, subscribe } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 describeEachDatabase('usage API', (kind) => {
@@ -21,38 +23,66 @@ describeEachDatabase('usage API', (kind) => {
     });
 
   describe('POST /api/user/track', () => {
-    it('charges a use and answers with the figures and quota headers', async () => {
-      const { token } = await registerUser(t.app);
-      const res = await track(token, { service: 'modify-rotate', imageCount: 1 });
-      expect(res.statusCode).toBe(200);
-      expect(quotaStatusSchema.parse(res.json())).toMatchObject({
-        service: 'modify-rotate',
-        used: 1,
-        quota: 3,
-        remaining: 2,
+    const rotate = async (token: string) => {
+      const body = multipart({}, { filename: 'dot.png', content: await pngBytes() });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/rotate',
+        payload: body.payload,
+        headers: { ...body.headers, ...bearer(token) },
       });
-      expect(res.headers['x-quota-limit']).toBe('3');
-      expect(res.headers['x-quota-remaining']).toBe('2');
-      expect(new Date(String(res.headers['x-quota-reset'])).getTime()).toBeGreaterThan(Date.now());
+    };
+
+    it('answers the standing of a service its tool charges, with the quota headers, without charging', async () => {
+      const { token } = await registerUser(t.app);
+      for (let i = 0; i < 2; i += 1) {
+        const res = await track(token, { service: 'modify-rotate', imageCount: 1 });
+        expect(res.statusCode).toBe(200);
+        expect(quotaStatusSchema.parse(res.json())).toMatchObject({
+          service: 'modify-rotate',
+          used: 0,
+          quota: 3,
+          remaining: 3,
+        });
+        expect(res.headers['x-quota-limit']).toBe('3');
+        expect(res.headers['x-quota-remaining']).toBe('3');
+        expect(new Date(String(res.headers['x-quota-reset'])).getTime()).toBeGreaterThan(
+          Date.now(),
+        );
+      }
     });
 
-    it('refuses the 4th Basic use with 403 quota_exceeded and the same figures', async () => {
+    it("charges the earlier client's track-then-tool once per use: 3 Basic results, then 403", async () => {
       const { token } = await registerUser(t.app);
-      for (let i = 0; i < 3; i += 1)
-        expect((await track(token, { service: 'create-meme', imageCount: 1 })).statusCode).toBe(
+      for (let i = 1; i <= 3; i += 1) {
+        expect((await track(token, { service: 'modify-rotate', imageCount: 1 })).statusCode).toBe(
           200,
         );
-      const res = await track(token, { service: 'create-meme', imageCount: 1 });
+        const result = await rotate(token);
+        expect(result.statusCode, result.body).toBe(200);
+        expect(result.headers['x-quota-remaining']).toBe(String(3 - i));
+      }
+      const res = await track(token, { service: 'modify-rotate', imageCount: 1 });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({
         code: 'quota_exceeded',
-        service: 'create-meme',
+        service: 'modify-rotate',
         used: 3,
         quota: 3,
         remaining: 0,
       });
       expect(res.json().error).toMatch(/upgrade/i);
       expect(res.headers['x-quota-remaining']).toBe('0');
+    });
+
+    it('refuses a count larger than what is left', async () => {
+      const { token, user } = await registerUser(t.app);
+      await spend(t.database.db, user._id, 'create-meme', 2);
+      expect((await track(token, { service: 'create-meme', imageCount: 2 })).statusCode).toBe(403);
+      expect((await track(token, { service: 'create-meme', imageCount: 1 })).json()).toMatchObject({
+        used: 2,
+        remaining: 1,
+      });
     });
 
     it('refuses an unknown service with 400 unknown_service', async () => {
@@ -75,18 +105,18 @@ describeEachDatabase('usage API', (kind) => {
       );
     });
 
-    it('charges a subscriber against their plan', async () => {
+    it("answers a subscriber's standing on their plan", async () => {
       const { token, user } = await registerUser(t.app);
       await subscribe(t.database.db, user._id, 'developer');
       const res = await track(token, { service: 'convert-to-jpg', imageCount: 10 });
-      expect(res.json()).toMatchObject({ used: 10, quota: 10, remaining: 0 });
+      expect(res.json()).toMatchObject({ used: 0, quota: 10, remaining: 10 });
     });
   });
 
   describe('GET /api/user/stats', () => {
     it('reports the plan, period and usage per service', async () => {
-      const { token } = await registerUser(t.app);
-      await track(token, { service: 'optimize-compress', imageCount: 2 });
+      const { token, user } = await registerUser(t.app);
+      await spend(t.database.db, user._id, 'optimize-compress', 2);
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/user/stats',
@@ -97,7 +127,8 @@ describeEachDatabase('usage API', (kind) => {
       expect(stats).toMatchObject({
         imagesProcessed: 2,
         remainingImages: 46,
-        subscription: null,
+        // The free plan, described as the earlier server did (its client marks the plan current).
+        subscription: { plan: { name: 'Basic' }, billingType: 'free', endDate: null },
         plan: { name: 'Basic' },
       });
       expect(stats.usage.find((u) => u.service === 'optimize-compress')).toEqual({

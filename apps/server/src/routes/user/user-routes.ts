@@ -10,6 +10,7 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
 import { quotaHeaders } from '../../lib/quota-headers.js';
+import { chargedByItsTool } from '../../tools/registry.js';
 
 export const userRoutes =
   (services: Services): FastifyPluginAsyncZod =>
@@ -34,7 +35,8 @@ export const userRoutes =
       {
         config: { access: 'user', metered: true, errors: ['unknown_service', 'quota_exceeded'] },
         schema: {
-          summary: 'Charge uses of a service done in the browser',
+          summary:
+            "Charge uses of a service done in the browser; for a service its tool charges, only the quota's standing",
           tags: ['Account'],
           body: trackBodySchema,
           response: { 200: quotaStatusSchema },
@@ -44,7 +46,11 @@ export const userRoutes =
         const { service, imageCount } = request.body;
         if (!isService(service))
           throw new AppError(400, 'unknown_service', `Unknown service: ${service.slice(0, 60)}`);
-        const status = await services.quotas.track(request.user!, service, imageCount);
+        // The earlier client calls this before each tool; a tool that charges on the server
+        // would make that two uses, so for it this only answers the standing (403 when spent).
+        const status = chargedByItsTool(service)
+          ? await services.quotas.check(request.user!, service, imageCount)
+          : await services.quotas.track(request.user!, service, imageCount);
         reply.headers(quotaHeaders(status));
         return status;
       },

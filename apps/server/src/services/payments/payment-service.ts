@@ -181,7 +181,8 @@ export function paymentService(deps: {
 
     /**
      * Pays a sandbox checkout with a test card: 4242… pays (through the same fulfilment as a
-     * Stripe webhook), 4000 0000 0000 0002 is declined, anything else is refused as invalid.
+     * Stripe webhook), 4000 0000 0000 0002 is declined (402, the checkout stays open), anything
+     * else is refused as invalid.
      */
     async sandboxPay(
       user: UserRow,
@@ -202,10 +203,13 @@ export function paymentService(deps: {
         throw invalidCard('In test mode only the test cards work: 4242 4242 4242 4242 pays');
       if (!expiryIsValid(card.expiry, now)) throw invalidCard('The expiry date is not valid');
       if (!/^\d{3,4}$/.test(card.cvc.trim())) throw invalidCard('The security code is not valid');
-      if (number === SANDBOX_CARDS.declined) {
-        await payments.closeCheckout(id, 'declined');
-        return { redirect: '/cancel' as const };
-      }
+      // Declined: the checkout stays open, so the user can try another card on the same page.
+      if (number === SANDBOX_CARDS.declined)
+        throw new AppError(
+          402,
+          'card_declined',
+          'Your card was declined and nothing was charged. Try another card.',
+        );
       if (!(await payments.closeCheckout(id, 'completed')))
         throw new AppError(409, 'checkout_closed', 'This checkout was already paid');
       await fulfil(deps.db, {

@@ -64,7 +64,10 @@ describeEachDatabase('downgrades wait for the end of the paid period', (kind) =>
     expect(await stats(user)).toEqual({ plan: 'Developer', quota: 10 });
     await endPeriod(user);
     expect(await stats(user)).toEqual({ plan: 'Basic', quota: 3 });
-    expect(await status(user)).toBeNull();
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
   });
 
   it('can be undone until the period ends, and then renews as it was', async () => {

@@ -3,6 +3,7 @@ import { SERVICES } from '@refract/contracts';
 import { adminToken, bearer, registerUser, type RegisteredUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { spend } from '../../test/plans.js';
 
 const PAY = {
   cardNumber: '4242 4242 4242 4242',
@@ -136,15 +137,34 @@ describeEachDatabase('sandbox payments', (kind) => {
     expect(days(new Date().toISOString(), end)).toBeGreaterThan(5 * 28 - 1);
   });
 
-  it('declines the decline card: back to /cancel, nothing recorded, still Basic', async () => {
+  it('declines the decline card with 402 card_declined: nothing recorded, still Basic, the checkout stays open for another card', async () => {
     const user = await registerUser(t.app);
-    const res = await buy(user, 'Business', 'monthly', {
-      ...PAY,
-      cardNumber: '4000 0000 0000 0002',
+    const id = (await checkout(user, 'Business')).split('/').pop()!;
+    const pay = (card: typeof PAY) =>
+      call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, card);
+    const res = await pay({ ...PAY, cardNumber: '4000 0000 0000 0002' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({
+      code: 'card_declined',
+      error: expect.stringMatching(/declined/),
     });
-    expect(res.json()).toEqual({ redirect: '/cancel' });
     expect(await payments(user)).toEqual([]);
-    expect(await status(user)).toBeNull();
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
+    expect((await pay(PAY)).json()).toEqual({ redirect: '/success' });
+    expect(await payments(user)).toHaveLength(1);
+  });
+
+  it('a declined card changes nothing', async () => {
+    const user = await registerUser(t.app);
+    await buy(user, 'Business', 'monthly', { ...PAY, cardNumber: '4000 0000 0000 0002' });
+    expect(await payments(user)).toEqual([]);
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
   });
 
   it.each([
@@ -196,7 +216,10 @@ describeEachDatabase('sandbox payments', (kind) => {
       billingType: 'monthly',
     });
     expect(free.json().url).toMatch(/^http:\/\/[^/]+\/dashboard$/);
-    expect(await status(user)).toBeNull();
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
     const unknown = await call('POST', '/api/subscriptions/create-checkout-session', user.token, {
       planId: 'nope',
       billingType: 'monthly',
@@ -236,9 +259,12 @@ describeEachDatabase('sandbox payments', (kind) => {
     const useAll = async () => {
       let uses = 0;
       for (let i = 0; i < 4; i += 1) {
-        const res = await call('POST', '/api/user/track', user.token, { service: 'modify-rotate' });
-        if (res.statusCode === 200) uses += 1;
-        else expect(res.json().code).toBe('quota_exceeded');
+        const refused = await spend(t.database.db, user.user._id, 'modify-rotate').then(
+          () => undefined,
+          (err: { code?: string }) => err.code,
+        );
+        if (refused === undefined) uses += 1;
+        else expect(refused).toBe('quota_exceeded');
       }
       return uses;
     };

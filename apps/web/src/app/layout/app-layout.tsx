@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AccountGateProvider } from '../../features/auth/account-gate-provider';
 import { Footer } from './footer';
 import { Header } from './header';
+import { SuspendedNotice } from './suspended-notice';
 
 /** The shared header and footer around every page, and the dialog that signs a visitor in. */
 export function AppLayout() {
@@ -16,6 +17,7 @@ export function AppLayout() {
         </a>
         <Header />
         <Box component="main" id="main" tabIndex={-1} style={{ flex: 1 }}>
+          <SuspendedNotice />
           <Outlet />
         </Box>
         <Footer />

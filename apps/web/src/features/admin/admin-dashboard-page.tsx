@@ -12,7 +12,8 @@ import { api } from '../../lib/api';
 import { formatMoney, formatNumber } from '../../lib/format';
 
 export function AdminDashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const rtl = i18n.dir() === 'rtl';
   const stats = useQuery({
     queryKey: ['admin-stats'],
     queryFn: () => api<AdminStats>('/api/admin/dashboard/stats'),
@@ -78,8 +79,14 @@ export function AdminDashboardPage() {
                     data={usage}
                     dataKey="service"
                     orientation="vertical"
-                    yAxisProps={{ width: 170 }}
-                    xAxisProps={{ allowDecimals: false }}
+                    // Mirrored in Arabic: names on the right, bars growing leftwards; each name
+                    // isolated right to left (RLI…PDI), as the chart's SVG text runs left to right.
+                    yAxisProps={{
+                      width: 170,
+                      orientation: rtl ? 'right' : 'left',
+                      tickFormatter: rtl ? (name: string) => `\u2067${name}\u2069` : undefined,
+                    }}
+                    xAxisProps={{ allowDecimals: false, reversed: rtl }}
                     series={[{ name: 'uses', label: t('admin.dashboard.uses'), color: 'violet.6' }]}
                   />
                 )}

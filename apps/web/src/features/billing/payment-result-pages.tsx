@@ -1,4 +1,4 @@
-import { Button, Container, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Container, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -38,10 +38,24 @@ export function PaymentSuccessPage() {
 /** /cancel: the payment did not go through; nothing was charged. */
 export function PaymentCancelPage() {
   const { t } = useTranslation();
-  return <ResultCard ok={false} title={t('pages.cancel.title')} body={t('billing.cancel.body')} />;
+  return (
+    <ResultCard
+      ok={false}
+      title={t('pages.cancel.title')}
+      body={t('billing.cancel.body')}
+      again={t('billing.cancel.again')}
+    />
+  );
 }
 
-function ResultCard(props: { ok: boolean; title: string; body: string; note?: string }) {
+/** `again`: the label of a way back to the plans, offered when the payment did not go through. */
+function ResultCard(props: {
+  ok: boolean;
+  title: string;
+  body: string;
+  note?: string;
+  again?: string;
+}) {
   const { t } = useTranslation();
   const Icon = props.ok ? IconCircleCheck : IconCircleX;
   return (
@@ -60,9 +74,16 @@ function ResultCard(props: { ok: boolean; title: string; body: string; note?: st
               {props.note}
             </Text>
           )}
-          <Button component={Link} to="/dashboard">
-            {t('billing.goDashboard')}
-          </Button>
+          <Group justify="center">
+            {props.again && (
+              <Button component={Link} to="/plans">
+                {props.again}
+              </Button>
+            )}
+            <Button component={Link} to="/dashboard" variant={props.again ? 'default' : 'filled'}>
+              {t('billing.goDashboard')}
+            </Button>
+          </Group>
         </Stack>
       </Paper>
     </Container>

@@ -18,7 +18,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { QueryState } from '../../components/query-state';
 import { TestModeBanner } from '../../components/test-mode-notice';
 import { api } from '../../lib/api';
-import { formatCents } from '../../lib/format';
+import { formatCents, TEST_CARD_VALUES } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { UserText } from '../../components/user-text';
 import { usePlanName } from '../../lib/plan-name';
@@ -97,6 +97,7 @@ export function SandboxCheckoutPage() {
                     label={t('billing.checkout.cardNumber')}
                     inputMode="numeric"
                     autoComplete="cc-number"
+                    dir="ltr"
                     placeholder="4242 4242 4242 4242"
                     {...field('cardNumber')}
                   />
@@ -104,6 +105,7 @@ export function SandboxCheckoutPage() {
                     <TextInput
                       label={t('billing.checkout.expiry')}
                       autoComplete="cc-exp"
+                      dir="ltr"
                       placeholder="12/30"
                       {...field('expiry')}
                     />
@@ -111,6 +113,7 @@ export function SandboxCheckoutPage() {
                       label={t('billing.checkout.cvc')}
                       inputMode="numeric"
                       autoComplete="cc-csc"
+                      dir="ltr"
                       placeholder="123"
                       {...field('cvc')}
                     />
@@ -121,7 +124,7 @@ export function SandboxCheckoutPage() {
                     {...field('name')}
                   />
                   <Text size="sm" c="dimmed">
-                    {t('billing.checkout.testCards')}
+                    {t('billing.checkout.testCards', TEST_CARD_VALUES)}
                   </Text>
                   <ErrorAlert message={pay.error ? errorMessage(pay.error) : null} />
                   <Button type="submit" size="md" loading={pay.isPending || pay.isSuccess}>

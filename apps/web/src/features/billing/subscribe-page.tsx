@@ -34,6 +34,7 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { useSubscriptionStatus } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { UserText } from '../../components/user-text';
+import { periodSubscription } from '../../components/subscription-summary';
 import { usePlanName } from '../../lib/plan-name';
 
 /** /subscribe?planId=…: the plan, monthly or annual, and a pay button that goes to checkout. */
@@ -47,7 +48,7 @@ export function SubscribePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirming, confirm] = useDisclosure(false);
-  const current = useSubscriptionStatus().data?.subscription;
+  const current = periodSubscription(useSubscriptionStatus().data?.subscription);
   const plan = useQuery({
     queryKey: ['plan', planId],
     queryFn: () => api<Plan>(`/api/subscriptions/plans/${encodeURIComponent(planId)}`),

@@ -6,7 +6,7 @@ import { PageHeader } from '../../components/page-header';
 import { QueryState } from '../../components/query-state';
 import { StatCard } from '../../components/stat-card';
 import { formatDate, formatNumber } from '../../lib/format';
-import { useUserStats } from '../../lib/queries';
+import { useSubscriptionStatus, useUserStats } from '../../lib/queries';
 import { useSession } from '../../lib/session/session-context';
 import { ApiKeysSection } from './api-keys-section';
 import { RecentJobsSection } from './recent-jobs-section';
@@ -19,6 +19,7 @@ export function DashboardPage() {
   const planName = usePlanName();
   const { user } = useSession();
   const stats = useUserStats();
+  const granted = useSubscriptionStatus().data?.subscription?.granted === true;
   return (
     <Container size="lg" py="xl">
       <PageHeader
@@ -56,8 +57,10 @@ export function DashboardPage() {
                   label={t('dashboard.currentPlan')}
                   value={planName(s.plan.name)}
                   hint={
-                    s.subscription
-                      ? t('dashboard.renews', { date: formatDate(s.subscription.endDate) })
+                    s.subscription.endDate
+                      ? t(granted ? 'dashboard.grantedUntil' : 'dashboard.renews', {
+                          date: formatDate(s.subscription.endDate),
+                        })
                       : t('dashboard.freePlan')
                   }
                 />

@@ -3,13 +3,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/error-alert';
-import { SubscriptionSummary } from '../../components/subscription-summary';
+import { periodSubscription, SubscriptionSummary } from '../../components/subscription-summary';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useSubscriptionStatus } from '../../lib/queries';
 import { useErrorMessage } from '../../lib/use-error-message';
 
-/** The paid subscription, with a cancel that keeps it to the end of the period. */
+/** The paid or granted plan; a paid one with a cancel that keeps it to the end of the period. */
 export function SubscriptionPanel() {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
@@ -23,10 +23,12 @@ export function SubscriptionPanel() {
       await queryClient.invalidateQueries({ queryKey: ['subscription-status'] });
     },
   });
-  const subscription = status.data?.subscription;
+  const subscription = periodSubscription(status.data?.subscription);
   if (!subscription || subscription.status !== 'active') return null;
   const end = formatDate(subscription.userDetails.subscriptionEndDate);
-  const renewing = !subscription.cancelAtPeriodEnd && !subscription.scheduledChange;
+  // A granted plan just ends: nothing renews, so there is nothing to cancel.
+  const renewing =
+    !subscription.granted && !subscription.cancelAtPeriodEnd && !subscription.scheduledChange;
   return (
     <Paper withBorder radius="lg" p="lg" mb="lg">
       <SubscriptionSummary subscription={subscription} />

@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
 import { PlanGrid } from '../../components/plan-grid';
 import { QueryState } from '../../components/query-state';
-import { SubscriptionSummary } from '../../components/subscription-summary';
+import { periodSubscription, SubscriptionSummary } from '../../components/subscription-summary';
 import { usePlans, useSubscriptionStatus } from '../../lib/queries';
 
 export function PlansPage() {
   const { t } = useTranslation();
   const plans = usePlans();
-  const subscription = useSubscriptionStatus().data?.subscription;
+  const subscription = periodSubscription(useSubscriptionStatus().data?.subscription);
 
   return (
     <Container size="lg" py="xl">

@@ -5,6 +5,8 @@ export interface Session {
   /** True until a stored token has been checked with the server. */
   loading: boolean;
   user: User | null;
+  /** The server signed this tab out because the account is suspended (until the next sign-in). */
+  suspended: boolean;
   /** Stores the token and user from a login or sign-up answer. */
   signIn(response: AuthResponse): void;
   signOut(): void;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isLanguage, type AuthResponse, type User } from '@refract/contracts';
-import { api, sessionEvents, tokenStore } from '../api';
+import { api, sessionEvents, SUSPENDED_KEY, tokenStore } from '../api';
 import { setLanguage } from '../i18n';
 import { SessionContext, type Session } from './session-context';
 
@@ -12,6 +12,7 @@ import { SessionContext, type Session } from './session-context';
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(() => tokenStore.get() !== null);
+  const [suspended, setSuspended] = useState(() => sessionStorage.getItem(SUSPENDED_KEY) !== null);
 
   const adopt = useCallback((next: User) => {
     setUser(next);
@@ -32,7 +33,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // The server ended the session (api.ts): show the visitor's header and gate at once.
   useEffect(() => {
-    const ended = () => setUser(null);
+    const ended = () => {
+      setUser(null);
+      setSuspended(sessionStorage.getItem(SUSPENDED_KEY) !== null);
+    };
     sessionEvents.addEventListener('ended', ended);
     return () => sessionEvents.removeEventListener('ended', ended);
   }, []);
@@ -40,6 +44,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signIn = useCallback(
     (response: AuthResponse) => {
       tokenStore.set(response.token);
+      sessionStorage.removeItem(SUSPENDED_KEY);
+      setSuspended(false);
       adopt(response.user);
     },
     [adopt],
@@ -55,8 +61,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const session = useMemo<Session>(
-    () => ({ loading, user, signIn, signOut, patchUser }),
-    [loading, user, signIn, signOut, patchUser],
+    () => ({ loading, user, suspended, signIn, signOut, patchUser }),
+    [loading, user, suspended, signIn, signOut, patchUser],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

@@ -9,21 +9,20 @@ import { FormatPicker } from './format-picker';
 const tool = toolById('convert');
 
 export function ConvertPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [format, setFormat] = useState('png');
-  // The list of targets comes from the server: what it cannot write is shown, disabled, with why.
+  // The targets come from the server: only what it writes is offered; what it reads but cannot
+  // write is named in the help, so nobody picks a format that cannot work.
   const formats = useQuery({
     queryKey: ['formats'],
     queryFn: () => api<{ formats: FormatInfo[] }>('/api/formats'),
     staleTime: Infinity,
   });
-  const data = (formats.data?.formats ?? []).map((f) => ({
-    value: f.format,
-    label: f.write
-      ? f.format.toUpperCase()
-      : `${f.format.toUpperCase()} — ${t('convert.unavailable')}`,
-    disabled: !f.write,
-  }));
+  const list = formats.data?.formats ?? [];
+  const data = list
+    .filter((f) => f.write)
+    .map((f) => ({ value: f.format, label: f.format.toUpperCase() }));
+  const readOnly = list.filter((f) => f.read && !f.write).map((f) => f.format.toUpperCase());
   return (
     <ToolPage
       tool={tool}
@@ -38,6 +37,13 @@ export function ConvertPage() {
           value={format}
           onChange={setFormat}
           disabled={formats.isPending}
+          description={
+            readOnly.length > 0
+              ? t('convert.readsOnly', {
+                  formats: new Intl.ListFormat(i18n.language).format(readOnly),
+                })
+              : undefined
+          }
         />
       }
     />

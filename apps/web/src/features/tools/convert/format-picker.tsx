@@ -10,6 +10,8 @@ export function FormatPicker(props: {
   data: ComboboxItem[];
   value: string;
   disabled: boolean;
+  /** Help under the field (the formats this server reads but cannot write). */
+  description?: string;
   onChange(format: string): void;
 }) {
   const { t } = useTranslation();
@@ -19,6 +21,7 @@ export function FormatPicker(props: {
   return (
     <Select
       label={t('convert.format')}
+      description={props.description}
       data={props.data}
       value={props.value}
       onChange={(value) => value && props.onChange(value)}
