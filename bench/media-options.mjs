@@ -35,7 +35,14 @@ function argsFor({ input, probe, plan, limits }, videoCodec, output, muxer) {
     ...['-max_pixels', String(limits.maxPixels), '-threads', '2', ...plan.seek],
     ...['-f', probe.demuxer, '-i', input],
     ...(output === '-'
-      ? ['-map', '0:v:0', ...plan.filters, ...videoCodec, '-an', ...(plan.tail[0] === '-t' ? plan.tail.slice(0, 2) : [])]
+      ? [
+          '-map',
+          '0:v:0',
+          ...plan.filters,
+          ...videoCodec,
+          '-an',
+          ...(plan.tail[0] === '-t' ? plan.tail.slice(0, 2) : []),
+        ]
       : planArgs(plan, videoCodec)),
     ...['-threads', '2', ...(output === '-' ? [] : ['-fs', String(limits.maxOutputBytes)])],
     ...['-f', muxer, output],
