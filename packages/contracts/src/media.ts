@@ -202,7 +202,7 @@ export const jobSchema = z.object({
    */
   charged: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-  /** The options the job was given, as parsed (defaults filled in). */
+  /** The options the job was given (a single job's parsed, defaults filled in; a batch's as sent). */
   options: z.record(z.string(), z.unknown()).optional(),
   /** What they did to this file: `{ bitrateKbps: 96, bitrateFrom: 'source', trimBy: 'copy' }`. */
   applied: appliedSchema.optional(),

@@ -27,6 +27,7 @@ export interface MediaProbe {
 }
 
 export const KEPT_TAGS = ['title', 'artist', 'album'] as const;
+const MAX_TAG_LENGTH = 1000;
 
 /** What a file may be before any work starts (config.media): frame size and length. */
 export interface MediaLimits {
@@ -219,7 +220,9 @@ function keptTags(...sources: (Tags | undefined)[]): MediaProbe['tags'] {
   for (const source of sources)
     for (const [name, value] of Object.entries(source ?? {})) {
       const key = name.toLowerCase() as (typeof KEPT_TAGS)[number];
-      if ((KEPT_TAGS as readonly string[]).includes(key) && value && !tags[key]) tags[key] = value;
+      // Cut to a sane length: each is one ffmpeg argument later (Linux caps one at 128 KB).
+      if ((KEPT_TAGS as readonly string[]).includes(key) && value && !tags[key])
+        tags[key] = value.slice(0, MAX_TAG_LENGTH);
     }
   return Object.keys(tags).length > 0 ? tags : undefined;
 }
