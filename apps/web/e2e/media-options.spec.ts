@@ -52,14 +52,17 @@ test('audio options: 96 kbps mono, the first 3 s, sized before running', async (
   expect(Math.abs(Number(json.format.duration) - 3)).toBeLessThan(0.05);
 });
 
-test('video options fit at 1280 and 375 px, in English and Arabic', async ({ page }) => {
+test('audio and video options fit at 1280 and 375 px, in English and Arabic', async ({ page }) => {
+  test.setTimeout(120_000); // Eight pages, each with a file read.
   await signUp(page, uniqueEmail(), 'options password 2');
   mkdirSync(SCREENSHOTS, { recursive: true });
   const clip = generate('clip.mp4', [
     ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
   ]);
+  const tone = generate('tone.wav', ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=3']);
   for (const language of ['en', 'ar']) {
+    const more = language === 'ar' ? 'خيارات إضافية' : 'More options';
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 1400 });
       if (language === 'ar' && width === 1280) await chooseArabic(page);
@@ -67,15 +70,24 @@ test('video options fit at 1280 and 375 px, in English and Arabic', async ({ pag
       await page
         .locator('input[type="file"]')
         .setInputFiles({ name: 'clip.mp4', mimeType: 'video/mp4', buffer: clip });
-      await page
-        .getByRole('button', { name: language === 'ar' ? 'خيارات إضافية' : 'More options' })
-        .click();
+      await page.getByRole('button', { name: more }).click();
       await expect(
         page.getByText(language === 'ar' ? 'المدة: 2.00 ث' : 'Length: 2.00 s'),
       ).toBeVisible();
       expect(await overflowsHorizontally(page)).toBe(false);
       await page.screenshot({
         path: `${SCREENSHOTS}/video-options-${language}-${width}.png`,
+        fullPage: true,
+      });
+      await page.goto('/convertaudio');
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: tone });
+      await page.getByRole('button', { name: more }).click();
+      await expect(page.getByRole('status').filter({ hasText: /\d/ }).first()).toBeVisible();
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/audio-options-${language}-${width}.png`,
         fullPage: true,
       });
     }
