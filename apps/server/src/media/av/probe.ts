@@ -188,7 +188,12 @@ export async function probeMedia(
   const audioBitRate =
     Number(sound?.bit_rate) || (!hasVideo ? Number(output.format?.bit_rate) : 0) || undefined;
   const pictures = streams.filter((s) => s.codec_type === 'video');
-  const cover = pictures.findIndex((s) => s.disposition?.attached_pic);
+  // A cover past the pixel limit (or whose size ffprobe could not read under it) is left out of
+  // results, not refused: ffmpeg would not open it.
+  const cover = pictures.findIndex(
+    (s) =>
+      s.disposition?.attached_pic && s.width && s.height && s.width * s.height <= limits.maxPixels,
+  );
   return {
     demuxer,
     durationSeconds,
