@@ -156,7 +156,9 @@ function soundPlan(fields: VideoOptions, probe: MediaProbe, format: Exclude<Vide
       ? ['-an']
       : copy
         ? ['-c:a', 'copy']
-        : [...container.audioArgs, ...(kbps ? ['-b:a', `${kbps}k`] : [])];
+        : kbps
+          ? withBitrate(container.audioArgs, kbps)
+          : container.audioArgs;
   return {
     maps: none ? [] : ['-map', '0:a:0'],
     budget,
@@ -247,4 +249,12 @@ function planGif(input: VideoPlanInput, seconds: number, cut: ReturnType<typeof 
       palette: 'from the segment',
     },
   };
+}
+
+/** The container's sound arguments with its bitrate replaced (one -b:a, not two). */
+function withBitrate(args: string[], kbps: number): string[] {
+  const at = args.indexOf('-b:a');
+  return at < 0
+    ? [...args, '-b:a', `${kbps}k`]
+    : args.map((arg, i) => (i === at + 1 ? `${kbps}k` : arg));
 }
