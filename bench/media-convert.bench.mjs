@@ -9,6 +9,7 @@ import { probeMedia } from '../apps/server/dist/media/av/probe.js';
 import { loadConfig } from '../apps/server/dist/config.js';
 import { clip, wav } from './fixtures.mjs';
 import * as lib from './lib.mjs';
+import { optionRuns } from './media-options.mjs';
 
 const ROUNDS = 5;
 const QUEUED = 4;
@@ -89,6 +90,33 @@ const sink = await lib.startBareServer(
 const limits = loadConfig({ ...process.env, DATA_DIR: work }).media;
 const uploadToSink = (c) => lib.postFile(sink.url, '', c.field, c.input);
 const ffprobeAlone = (c) => probeMedia('ffprobe', c.input, limits, { containsIndirection: false });
+
+// BENCH_MEDIA=options runs issue 32's option runs alone (media-options.md), not the table above.
+const onlyOptions = process.env.BENCH_MEDIA === 'options';
+const options = await optionRuns({ refract, work, limits });
+lib.writeResults(
+  'media-options',
+  `# Audio and video options: the API against bare ffmpeg with the same arguments
+
+${lib.measuredOn()}
+
+A 60 s 1080p clip (30 fps, 8 Mbps H.264 with grain, AAC), one request at a time, ${options.rounds} alternating rounds: median and spread.
+The API's time is the whole request: the 60 MB upload, probe, the key-frame check, quota, queue, ffmpeg, the result streamed back.
+Bare ffmpeg gets the plan Refract makes (the server's own planVideo), argument for argument, at nice 10; the target size runs both passes on both sides.
+
+| run | bare ffmpeg | through the API | ratio | result | goal |
+|---|---|---|---|---|---|
+${options.rows.join('\n')}
+
+${options.commands.join('\n\n')}
+`,
+);
+if (onlyOptions) {
+  await refract.stop();
+  sink.stop();
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const rows = [];
 const floors = [];

@@ -172,3 +172,37 @@ export function streamBitRate(path: string, type: 'a' | 'v'): number {
   ]);
   return Number(out.toString().trim());
 }
+
+/** A 64 kbps Vorbis OGG with its tags on the track, as Ogg keeps them. */
+export const lowBitrateOgg = (seconds = 4) =>
+  generate('ogg', [
+    ...['-f', 'lavfi', '-i', `anoisesrc=d=${seconds}:c=pink:a=0.2`],
+    ...['-c:a', 'libvorbis', '-b:a', '64k', '-ac', '2'],
+    ...['-metadata', 'title=Song title', '-metadata', 'artist=Some artist'],
+  ]);
+
+/** An MP3 with title, artist, album and a small cover image. */
+export const taggedMp3WithCover = () => {
+  const cover = generate('jpg', ['-f', 'lavfi', '-i', 'color=red:size=64x64', '-frames:v', '1']);
+  const dir = mkdtempSync(join(tmpdir(), 'refract-media-'));
+  try {
+    writeFileSync(join(dir, 'cover.jpg'), cover);
+    return generate('mp3', [
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-i', join(dir, 'cover.jpg')],
+      ...['-map', '0', '-map', '1', '-c:a', 'libmp3lame', '-c:v', 'copy'],
+      ...['-disposition:v', 'attached_pic', '-metadata', 'title=Song title'],
+      ...['-metadata', 'artist=Some artist', '-metadata', 'album=An album'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/** H.264 with a key frame every second (25 frames) and AAC sound. */
+export const keyframedVideo = (seconds = 4) =>
+  generate('mp4', [
+    ...['-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-keyint_min', '25'],
+    ...['-sc_threshold', '0', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
+  ]);

@@ -1,28 +1,28 @@
 import { compressVideoFieldsSchema } from '@refract/contracts';
-import { compressedAudioKbps, VIDEO_AAC_RULE, videoRateCap } from '../media/av/compress-rates.js';
+import { planVideo } from '../media/av/video-plan.js';
 import { mediaTool } from './media-tool.js';
 
 /**
- * The percentage is the quality to keep: 90 maps to CRF 18 (visually lossless), 10 to CRF 40
- * (small and soft), in a straight line between.
+ * The percentage is the quality to keep (video-plan.ts: for H.264, 90 maps to CRF 18, visually
+ * lossless, and 10 to CRF 40, small and soft); a `targetSize` replaces it.
  */
-export const crfFor = (percentage: number) => Math.round(40 - ((percentage - 10) * 22) / 80);
-
 export const compressVideoTool = mediaTool({
   id: 'compressVideo',
   path: '/api/video/compress-video',
-  summary: 'Compress a video to h264 mp4',
+  summary: 'Compress a video to mp4 at a quality or under a target size',
   fileField: 'video',
   fields: compressVideoFieldsSchema,
   service: 'compress-video',
   target: () => 'mp4',
   name: { suffix: 'compressed', fallback: 'compressed-video' },
-  // The sound track follows Compress audio's rule: a share of its own bitrate.
-  compress: ({ percentage }, probe) => [
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(crfFor(percentage))],
-    ...videoRateCap(probe),
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac'],
-    ...['-b:a', `${compressedAudioKbps(probe, percentage, VIDEO_AAC_RULE)}k`],
-    ...['-movflags', '+faststart'],
-  ],
+  compress: true,
+  plan: ({ percentage, ...fields }, probe, { config }) =>
+    planVideo({
+      fields,
+      probe,
+      format: 'mp4',
+      compressPercentage: fields.targetSize === undefined ? percentage : undefined,
+      maxPixels: config.media.maxPixels,
+      keyframeAt: async () => false, // Compress always encodes.
+    }),
 });

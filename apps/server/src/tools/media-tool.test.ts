@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { convertAudioFieldsSchema } from '@refract/contracts';
 import { loadConfig } from '../config.js';
 import type { Engines } from '../media/engines.js';
 import { hasFfmpeg } from '../test/image-fixtures.js';
@@ -16,7 +17,7 @@ describe.skipIf(!hasFfmpeg)('a media job probes its file once', () => {
     const input = join(dir, 'input');
     writeFileSync(input, sineWav(1));
     const config = loadConfig({ DATA_DIR: dir });
-    const fields = { format: 'mp3' as const };
+    const fields = convertAudioFieldsSchema.parse({ format: 'mp3' });
     await convertAudioTool.inspect!(input, fields, config);
 
     // An ffprobe that does not exist: the job can only succeed on the kept probe.

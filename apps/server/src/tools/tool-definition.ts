@@ -1,5 +1,5 @@
 import type { Upload } from '../plugins/uploads.js';
-import type { ErrorCode, Service, ToolId } from '@refract/contracts';
+import type { Applied, ErrorCode, Service, ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
 import type { Engines } from '../media/engines.js';
@@ -52,7 +52,8 @@ export interface ToolDefinition<Fields = any> {
     config: Config,
     /** What the upload's scan found as it streamed (plugins/uploads.ts); else the file is read. */
     upload?: Pick<Upload, 'containsIndirection'>,
-  ): Promise<void>;
+    /** What the options will do to this file (the bitrate chosen, …), kept in the job's state. */
+  ): Promise<void | { applied?: Applied }>;
   /** Audio and video run as queued jobs (services/jobs); images run inside the request. */
   runsAs?: 'request' | 'job';
   run(context: ToolContext<Fields>): Promise<ToolResult>;

@@ -4,6 +4,7 @@ import {
   type AudioFormat,
   type MediaFormat,
   type MediaFormatInfo,
+  type VideoCodec,
   type VideoFormat,
 } from '@refract/contracts';
 
@@ -50,46 +51,157 @@ export const AUDIO_OUTPUTS: Record<AudioFormat, MediaOutput> = {
   amr: audio('amr', 'audio/amr', 'amr', 'libopencore_amrnb', ['-ar', '8000', '-ac', '1']),
 };
 
-const H264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'];
-const AAC = ['-c:a', 'aac', '-b:a', '160k'];
+/** A picture encoder: its arguments at a constant quality (CRF) or at a bitrate (target size). */
+export interface VideoEncoder {
+  encoder: string;
+  /** The quality the container's default uses; Compress maps its percentage around it. */
+  crf: number;
+  maxCrf: number;
+  args(rate: { crf: number } | { kbps: number }): string[];
+  /** Two-pass rate control for a target size (SVT-AV1 in Debian's ffmpeg 5.1 has none). */
+  twoPass?: 'pass' | 'x265';
+}
 
-const video = (
-  extension: string,
-  contentType: string,
-  muxer: string,
-  codecArgs: string[],
-  encoders: string[],
-): MediaOutput => ({ kind: 'video', extension, contentType, muxer, codecArgs, encoders });
+const rate = (r: { crf: number } | { kbps: number }) =>
+  'crf' in r ? ['-crf', String(r.crf)] : ['-b:v', `${r.kbps}k`];
+
+export const VIDEO_ENCODERS: Record<VideoCodec | 'mpeg4', VideoEncoder> = {
+  h264: {
+    encoder: 'libx264',
+    crf: 23,
+    maxCrf: 51,
+    twoPass: 'pass',
+    args: (r) => ['-c:v', 'libx264', '-preset', 'veryfast', ...rate(r), '-pix_fmt', 'yuv420p'],
+  },
+  h265: {
+    encoder: 'libx265',
+    crf: 28,
+    maxCrf: 51,
+    twoPass: 'x265',
+    args: (r) => ['-c:v', 'libx265', '-preset', 'veryfast', ...rate(r), '-pix_fmt', 'yuv420p'],
+  },
+  // Realtime VP9 keeps webm within reach of the other formats' speed.
+  vp9: {
+    encoder: 'libvpx-vp9',
+    crf: 33,
+    maxCrf: 63,
+    twoPass: 'pass',
+    args: (r) => [
+      ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'],
+      ...('crf' in r ? ['-b:v', '0', '-crf', String(r.crf)] : ['-b:v', `${r.kbps}k`]),
+    ],
+  },
+  av1: {
+    encoder: 'libsvtav1',
+    crf: 35,
+    maxCrf: 63,
+    args: (r) => ['-c:v', 'libsvtav1', '-preset', '10', ...rate(r), '-pix_fmt', 'yuv420p'],
+  },
+  // AVI's MPEG-4 part 2: -q:v 4 is its everyday quality.
+  mpeg4: {
+    encoder: 'mpeg4',
+    crf: 4,
+    maxCrf: 31,
+    twoPass: 'pass',
+    args: (r) => [
+      '-c:v',
+      'mpeg4',
+      ...('crf' in r ? ['-q:v', String(r.crf)] : ['-b:v', `${r.kbps}k`]),
+    ],
+  },
+};
+
+/** What each video container holds: its codecs (the first is its default) and its sound. */
+export interface VideoContainer {
+  codecs: readonly (VideoCodec | 'mpeg4')[];
+  /** Sound codecs (ffprobe's names) a stream copy may keep. */
+  copiesAudio: readonly string[];
+  audioArgs: string[];
+  audioEncoder: string;
+  extraArgs: string[];
+}
+
+const AAC = ['-c:a', 'aac', '-b:a', '160k'];
+const FASTSTART = ['-movflags', '+faststart'];
+
+export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContainer> = {
+  mp4: {
+    codecs: ['h264', 'h265', 'vp9', 'av1'],
+    copiesAudio: ['aac', 'mp3', 'alac', 'opus', 'ac3'],
+    audioArgs: AAC,
+    audioEncoder: 'aac',
+    extraArgs: FASTSTART,
+  },
+  mkv: {
+    codecs: ['h264', 'h265', 'vp9', 'av1'],
+    copiesAudio: ['aac', 'mp3', 'opus', 'vorbis', 'flac', 'ac3', 'eac3', 'alac', 'pcm_s16le'],
+    audioArgs: AAC,
+    audioEncoder: 'aac',
+    extraArgs: [],
+  },
+  webm: {
+    codecs: ['vp9', 'av1'],
+    copiesAudio: ['opus', 'vorbis'],
+    audioArgs: ['-c:a', 'libopus', '-b:a', '128k', '-ar', '48000'],
+    audioEncoder: 'libopus',
+    extraArgs: [],
+  },
+  avi: {
+    codecs: ['mpeg4'],
+    copiesAudio: ['mp3', 'ac3', 'pcm_s16le'],
+    audioArgs: ['-c:a', 'libmp3lame', '-b:a', '192k'],
+    audioEncoder: 'libmp3lame',
+    extraArgs: [],
+  },
+  mov: {
+    codecs: ['h264', 'h265'],
+    copiesAudio: ['aac', 'mp3', 'alac', 'pcm_s16le'],
+    audioArgs: AAC,
+    audioEncoder: 'aac',
+    extraArgs: FASTSTART,
+  },
+  flv: {
+    codecs: ['h264'],
+    copiesAudio: ['aac', 'mp3'],
+    audioArgs: [...AAC, '-ar', '44100'],
+    audioEncoder: 'aac',
+    extraArgs: [],
+  },
+};
+
+const video = (format: Exclude<VideoFormat, 'gif'>, contentType: string, muxer: string) => {
+  const container = VIDEO_CONTAINERS[format];
+  const encoder = VIDEO_ENCODERS[container.codecs[0]!];
+  return {
+    kind: 'video',
+    extension: format,
+    contentType,
+    muxer,
+    codecArgs: [
+      ...encoder.args({ crf: encoder.crf }),
+      ...container.audioArgs,
+      ...container.extraArgs,
+    ],
+    encoders: [encoder.encoder, container.audioEncoder],
+  } satisfies MediaOutput;
+};
 
 export const VIDEO_OUTPUTS: Record<VideoFormat, MediaOutput> = {
-  mp4: video(
-    'mp4',
-    'video/mp4',
-    'mp4',
-    [...H264, ...AAC, '-movflags', '+faststart'],
-    ['libx264', 'aac'],
-  ),
-  mkv: video('mkv', 'video/x-matroska', 'matroska', [...H264, ...AAC], ['libx264', 'aac']),
-  // Realtime VP9 keeps webm within reach of the other formats' speed.
-  webm: video(
-    'webm',
-    'video/webm',
-    'webm',
-    [
-      ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'],
-      ...['-b:v', '0', '-crf', '33', '-c:a', 'libopus', '-b:a', '128k', '-ar', '48000'],
-    ],
-    ['libvpx-vp9', 'libopus'],
-  ),
-  avi: video(
-    'avi',
-    'video/x-msvideo',
-    'avi',
-    ['-c:v', 'mpeg4', '-q:v', '4', '-c:a', 'libmp3lame', '-b:a', '192k'],
-    ['mpeg4', 'libmp3lame'],
-  ),
-  mov: video('mov', 'video/quicktime', 'mov', [...H264, ...AAC], ['libx264', 'aac']),
-  flv: video('flv', 'video/x-flv', 'flv', [...H264, ...AAC, '-ar', '44100'], ['libx264', 'aac']),
+  mp4: video('mp4', 'video/mp4', 'mp4'),
+  mkv: video('mkv', 'video/x-matroska', 'matroska'),
+  webm: video('webm', 'video/webm', 'webm'),
+  avi: video('avi', 'video/x-msvideo', 'avi'),
+  mov: video('mov', 'video/quicktime', 'mov'),
+  flv: video('flv', 'video/x-flv', 'flv'),
+  // Pictures only, through a palette made from the segment itself (video-plan.ts).
+  gif: {
+    kind: 'video',
+    extension: 'gif',
+    contentType: 'image/gif',
+    muxer: 'gif',
+    codecArgs: ['-an'],
+    encoders: ['gif'],
+  },
 };
 
 export function mediaOutput(format: MediaFormat): MediaOutput {

@@ -14,7 +14,20 @@ export interface MediaProbe {
   /** The first sound and picture tracks' own bitrates in bits/s, when the container says. */
   audioBitRate?: number;
   videoBitRate?: number;
+  /** The first picture track's coded size, frame rate and codec (the options' starting point). */
+  width?: number;
+  height?: number;
+  frameRate?: number;
+  videoCodec?: string;
+  audioCodec?: string;
+  /** Title, artist and album, from the file or its sound track (Ogg keeps them on the track). */
+  tags?: Partial<Record<(typeof KEPT_TAGS)[number], string>>;
+  /** The cover image's place among the picture tracks, when the file has one. */
+  coverIndex?: number;
 }
+
+export const KEPT_TAGS = ['title', 'artist', 'album'] as const;
+const MAX_TAG_LENGTH = 1000;
 
 /** What a file may be before any work starts (config.media): frame size and length. */
 export interface MediaLimits {
@@ -71,9 +84,9 @@ function ffprobeJson(ffprobePath: string, path: string, maxPixels: number): Prom
   const args = [
     ...['-v', 'error', '-protocol_whitelist', 'file', '-max_pixels', String(maxPixels)],
     '-show_entries',
-    'format=format_name,duration,bit_rate' +
-      ':stream=codec_type,duration,width,height,sample_rate,channels,bit_rate' +
-      ':stream_disposition=attached_pic',
+    'format=format_name,duration,bit_rate:format_tags=title,artist,album' +
+      ':stream=codec_type,codec_name,duration,width,height,avg_frame_rate,sample_rate,channels,bit_rate' +
+      ':stream_tags=title,artist,album:stream_disposition=attached_pic',
     ...['-of', 'json', path],
   ];
   return new Promise((resolve, reject) => {
@@ -89,8 +102,13 @@ function ffprobeJson(ffprobePath: string, path: string, maxPixels: number): Prom
   });
 }
 
+type Tags = Record<string, string | undefined>;
+
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
+  avg_frame_rate?: string;
+  tags?: Tags;
   duration?: string;
   width?: number;
   height?: number;
@@ -101,7 +119,7 @@ interface ProbeStream {
 }
 
 interface ProbeOutput {
-  format?: { format_name?: string; duration?: string; bit_rate?: string };
+  format?: { format_name?: string; duration?: string; bit_rate?: string; tags?: Tags };
   streams?: ProbeStream[];
 }
 
@@ -169,6 +187,13 @@ export async function probeMedia(
   // An MP3 or other sound-only file often names only the whole file's rate.
   const audioBitRate =
     Number(sound?.bit_rate) || (!hasVideo ? Number(output.format?.bit_rate) : 0) || undefined;
+  const pictures = streams.filter((s) => s.codec_type === 'video');
+  // A cover past the pixel limit (or whose size ffprobe could not read under it) is left out of
+  // results, not refused: ffmpeg would not open it.
+  const cover = pictures.findIndex(
+    (s) =>
+      s.disposition?.attached_pic && s.width && s.height && s.width * s.height <= limits.maxPixels,
+  );
   return {
     demuxer,
     durationSeconds,
@@ -178,5 +203,31 @@ export async function probeMedia(
     channels: sound?.channels,
     audioBitRate,
     videoBitRate: Number(picture?.bit_rate) || undefined,
+    width: picture?.width,
+    height: picture?.height,
+    frameRate: frameRate(picture?.avg_frame_rate),
+    videoCodec: picture?.codec_name,
+    audioCodec: sound?.codec_name,
+    tags: keptTags(output.format?.tags, sound?.tags),
+    coverIndex: cover >= 0 ? cover : undefined,
   };
+}
+
+/** "30000/1001" → 29.97; "0/0" (unknown) → undefined. */
+function frameRate(ratio: string | undefined): number | undefined {
+  const [num, den] = (ratio ?? '').split('/').map(Number);
+  return num && den ? num / den : undefined;
+}
+
+/** Tag names differ in case between containers (TITLE in Vorbis comments). */
+function keptTags(...sources: (Tags | undefined)[]): MediaProbe['tags'] {
+  const tags: NonNullable<MediaProbe['tags']> = {};
+  for (const source of sources)
+    for (const [name, value] of Object.entries(source ?? {})) {
+      const key = name.toLowerCase() as (typeof KEPT_TAGS)[number];
+      // Cut to a sane length: each is one ffmpeg argument later (Linux caps one at 128 KB).
+      if ((KEPT_TAGS as readonly string[]).includes(key) && value && !tags[key])
+        tags[key] = value.slice(0, MAX_TAG_LENGTH);
+    }
+  return Object.keys(tags).length > 0 ? tags : undefined;
 }

@@ -13,6 +13,7 @@ import { stopAtLimit } from '../../plugins/uploads.js';
 import type { BatchService, HeldFile } from '../../services/batches/batch-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { batchFields } from './batch-fields.js';
+import { withApplied } from '../tools/tool-fields.js';
 
 /** The form field every batch file comes in (repeated), whatever the tool. */
 export const BATCH_FILE_FIELD = 'file';
@@ -128,15 +129,19 @@ export async function receiveBatch(options: {
         });
         continue;
       }
+      let inspected;
       try {
-        await tool.inspect?.(slot.input, set.parsed, options.config);
+        inspected = await tool.inspect?.(slot.input, set.parsed, options.config);
       } catch (err) {
         const mapped = tool.mapError?.(err) ?? err;
         if (!(mapped instanceof AppError)) throw err;
         await batches.refuse(batch, file, mapped);
         continue;
       }
-      const kept = await batches.hold(options.user, batch, file, job);
+      const kept = await batches.hold(options.user, batch, file, {
+        ...job,
+        fields: withApplied(job.fields, inspected),
+      });
       if (kept) held.push(kept);
     }
     const stray = [...(fields?.own.keys() ?? [])].find((key) => key >= index);

@@ -8,7 +8,7 @@ import type { Services } from '../../services/services.js';
 import { jobError, type JobService } from '../../services/jobs/job-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { downloadHeaders } from './metered.js';
-import { parseToolFields } from './tool-fields.js';
+import { parseToolFields, withApplied } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
 
 const jobAcceptedSchema = z.object({ jobId: z.string() });
@@ -54,12 +54,12 @@ export function registerJobTool(
         const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
         const fields = parseToolFields(tool, upload.fields);
         await tool.precheck?.(fields, context.engines, context.config);
-        await tool.inspect?.(upload.path!, fields, context.config, upload);
+        const inspected = await tool.inspect?.(upload.path!, fields, context.config, upload);
         const service = tool.service(fields);
         const reservation = await services.quotas.reserve(user, service, 1);
         await jobs.submit({
           id,
-          fields,
+          fields: withApplied(fields, inspected),
           service,
           reservation,
           inputBytes: upload.bytes,

@@ -1,3 +1,4 @@
+import type { Applied } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 
@@ -17,3 +18,10 @@ export function parseToolFields<Fields>(tool: ToolDefinition<Fields>, raw: Recor
   }
   return parsed.data;
 }
+
+/**
+ * The fields a job keeps, with what the options did to its file beside them (`applied`, shown in
+ * the job's state; the tool's schema drops it again when the job runs).
+ */
+export const withApplied = (fields: unknown, inspected: void | { applied?: Applied }) =>
+  inspected?.applied ? { ...(fields as object), applied: inspected.applied } : fields;

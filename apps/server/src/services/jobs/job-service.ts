@@ -69,6 +69,16 @@ export function describeJob(job: JobRow): Job {
     ...(job.error_code
       ? { error: { code: job.error_code, message: job.error_message ?? '' } }
       : {}),
+    ...optionsOf(job),
+  };
+}
+
+/** The options a job was given and, apart, what they did to its file (routes/tools/tool-fields.ts). */
+function optionsOf(job: JobRow): Pick<Job, 'options' | 'applied'> {
+  const { applied, ...options } = JSON.parse(job.fields || '{}') as Record<string, unknown>;
+  return {
+    options,
+    ...(applied && typeof applied === 'object' ? { applied: applied as Job['applied'] } : {}),
   };
 }
 

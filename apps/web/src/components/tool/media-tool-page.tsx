@@ -28,6 +28,8 @@ interface MediaToolPageProps {
   fields(form: FormData): void;
   options: ReactNode;
   submitLabel: string;
+  /** Told when the chosen file changes (null when there is none). */
+  onFileChange?(file: File | null): void;
 }
 
 /**
@@ -47,6 +49,7 @@ export function MediaToolPage(props: MediaToolPageProps) {
 
   const previewUrl = useObjectUrl(batch ? null : file);
   const { reset } = run;
+  const { onFileChange } = props;
 
   // One file keeps the single-file flow (and its player); several make a batch.
   const choose = useCallback(
@@ -54,8 +57,9 @@ export function MediaToolPage(props: MediaToolPageProps) {
       setFiles(next);
       setLocalError(null);
       reset();
+      onFileChange?.(next[0] ?? null);
     },
-    [reset],
+    [onFileChange, reset],
   );
 
   function submit(event: FormEvent) {
