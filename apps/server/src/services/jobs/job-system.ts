@@ -18,7 +18,8 @@ const RECONCILE_MS = 15_000;
 
 /**
  * Assembles the job machinery: the embedded queue by default, BullMQ when REDIS_URL is set.
- * A web process runs WORKERS jobs at once itself; `npm run worker` processes run the rest.
+ * A web process runs WORKERS audio/video and IMAGE_WORKERS image jobs at once itself;
+ * `npm run worker` processes run the rest.
  */
 export async function startJobSystem(
   { config, database, engines }: AppContext,
@@ -39,17 +40,19 @@ export async function startJobSystem(
     log,
     changed: (id) => changes.emit(id),
   });
-  const { workers, queueName } = config.jobs;
+  const { workers, imageWorkers, queueName } = config.jobs;
+  // Wake-ups taken at once: one per place in the runner's two lanes. WORKERS=0 runs none here.
+  const concurrency = workers > 0 ? workers + imageWorkers : 0;
   const redis = config.redisUrl
     ? bullmqQueue({
         redisUrl: config.redisUrl,
         name: queueName,
-        concurrency: workers,
+        concurrency,
         run: runner.runNext,
         log,
       })
     : undefined;
-  const queue = redis ?? localQueue(workers, runner.runNext);
+  const queue = redis ?? localQueue(concurrency, runner.runNext);
   const service = jobService({
     jobs,
     quotas,
