@@ -26,7 +26,7 @@ import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
 import { registerCors } from './plugins/cors.js';
-import { registerRequestLog } from './plugins/request-log.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
 import { batchRoutes } from './routes/batches/batch-routes.js';
 import { paymentRoutes } from './routes/payments/payment-routes.js';
@@ -69,8 +69,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
       redact: { paths: REDACTED, censor: '[redacted]' },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // One line per request instead, from registerRequestLog.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     // Keep a caller's request id when it is well formed, so logs can be joined across services.
     genReqId: (req) => {
@@ -83,7 +82,6 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);
   refuseUnknownRequestFields(app);
   app.setSerializerCompiler(responseSerializerCompiler);

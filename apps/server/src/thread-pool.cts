@@ -12,3 +12,13 @@ const { availableParallelism } = require('node:os') as typeof import('node:os');
 const imageWorkers = Number.parseInt(process.env.IMAGE_WORKERS ?? '', 10);
 const slots = imageWorkers >= 1 ? imageWorkers : availableParallelism();
 process.env.UV_THREADPOOL_SIZE ??= String(4 + slots);
+
+// The allocator scripts/start.sh preloaded is for this process: child processes (ffmpeg,
+// Chromium, libheif) inherit the environment and keep their own allocators.
+const preloaded = process.env.REFRACT_PRELOADED;
+if (preloaded && process.env.LD_PRELOAD) {
+  const rest = process.env.LD_PRELOAD.split(':').filter((lib) => lib !== preloaded);
+  if (rest.length > 0) process.env.LD_PRELOAD = rest.join(':');
+  else delete process.env.LD_PRELOAD;
+  delete process.env.REFRACT_PRELOADED;
+}

@@ -7,7 +7,6 @@ import { settingsRepository } from '../../db/repositories/settings-repository.js
 import { recordVolumeMarker, sharedVolumeGuard } from '../health/volume-marker.js';
 import { batchService } from '../batches/batch-service.js';
 import type { QuotaService } from '../quota-service.js';
-import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
 import { sweepLeftovers } from './leftovers.js';
@@ -43,8 +42,9 @@ export async function startJobSystem(
   const { workers, imageWorkers, queueName } = config.jobs;
   // Wake-ups taken at once: one per place in the runner's two lanes. WORKERS=0 runs none here.
   const concurrency = workers > 0 ? workers + imageWorkers : 0;
+  // BullMQ and its Redis client are loaded only when used: memory a one-machine server never needs.
   const redis = config.redisUrl
-    ? bullmqQueue({
+    ? (await import('./bullmq-queue.js')).bullmqQueue({
         redisUrl: config.redisUrl,
         name: queueName,
         concurrency,
