@@ -72,34 +72,40 @@ async function measure(env) {
 }
 
 const results = CONFIGS.map(() => []);
-for (let round = 0; round < ROUNDS; round += 1)
-  for (const [i, config] of CONFIGS.entries())
-    if (!only || only.includes(i)) results[i].push(await measure(config.env));
 
-const col = (runs, key) =>
-  lib.spread(
-    runs.map((r) => r[key]),
-    0,
-  );
-const rows = CONFIGS.flatMap((config, i) => {
-  const runs = results[i];
-  if (runs.length === 0) return [];
-  const met = (key, goal) => `${runs.filter((r) => r[key] <= goal).length} of ${runs.length}`;
-  return [
-    `| ${config.name} | ${col(runs, 'idle')} | ${col(runs, 'jobsPeak')} | ${col(runs, 'afterJobs')} | ${col(runs, 'batchAdds')} | ${col(runs, 'afterBatch')} | ${col(runs, 'later')} | ${col(runs, 'settledAbove')} | ${runs.map((r) => r.load).join(', ')} | ${met('idle', GOALS.idle)} · ${met('settledAbove', GOALS.settled)} · ${met('batchAdds', GOALS.batch)} |`,
-  ];
-});
+/** The table so far: written after every round, so a long run that is stopped still reports. */
+function report(roundsDone) {
+  const col = (runs, key) =>
+    lib.spread(
+      runs.map((r) => r[key]),
+      0,
+    );
+  const rows = CONFIGS.flatMap((config, i) => {
+    const runs = results[i];
+    if (runs.length === 0) return [];
+    const met = (key, goal) => `${runs.filter((r) => r[key] <= goal).length} of ${runs.length}`;
+    return [
+      `| ${config.name} | ${col(runs, 'idle')} | ${col(runs, 'jobsPeak')} | ${col(runs, 'afterJobs')} | ${col(runs, 'batchAdds')} | ${col(runs, 'afterBatch')} | ${col(runs, 'later')} | ${col(runs, 'settledAbove')} | ${runs.map((r) => r.load).join(', ')} | ${met('idle', GOALS.idle)} · ${met('settledAbove', GOALS.settled)} · ${met('batchAdds', GOALS.batch)} |`,
+    ];
+  });
 
-lib.writeResults(
-  'memory',
-  `# Memory: idle, after image work, during a batch, and 60 s later
+  lib.writeResults(
+    'memory',
+    `# Memory: idle, after image work, during a batch, and 60 s later
 
 ${lib.measuredOn()}
 
-The server's VmRSS (from /proc, sampled every 20 ms; a phase's value is the median of 1 s of samples, a peak the highest sample or the kernel's VmHWM reset before the batch). Each round is a fresh server started by \`scripts/start.sh\` (\`npm start\`) at the defaults, the allocator set as the row says: idle 5 s after start; then 50 image requests (10 each of convert to WebP, convert to PNG, compress, resize 50 %, rotate 90°) on 12 MP JPEG photos, ${CORES} in flight; then one batch of 20 × 12 MP JPEG → WebP with its zip downloaded; then 60 s of nothing. MB, median (lowest–highest) of ${ROUNDS} rounds; configurations interleaved.
+The server's VmRSS (from /proc, sampled every 20 ms; a phase's value is the median of 1 s of samples, a peak the highest sample or the kernel's VmHWM reset before the batch). Each round is a fresh server started by \`scripts/start.sh\` (\`npm start\`) at the defaults, the allocator set as the row says: idle 5 s after start; then 50 image requests (10 each of convert to WebP, convert to PNG, compress, resize 50 %, rotate 90°) on 12 MP JPEG photos, ${CORES} in flight; then one batch of 20 × 12 MP JPEG → WebP with its zip downloaded; then 60 s of nothing. MB, median (lowest–highest) of ${roundsDone} rounds (of ${ROUNDS} planned); configurations interleaved.
 
 | allocator | idle | peak during 50 jobs | after the jobs | the batch adds at its peak | after the batch | 60 s later | 60 s later, above idle | load average after each round | goals met (idle ≤ ${GOALS.idle} · 60 s later ≤ idle + ${GOALS.settled} · batch adds ≤ ${GOALS.batch}) |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `,
-);
+  );
+}
+
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (const [i, config] of CONFIGS.entries())
+    if (!only || only.includes(i)) results[i].push(await measure(config.env));
+  report(round + 1);
+}
