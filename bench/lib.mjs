@@ -269,8 +269,11 @@ export function memoryOf(pid) {
     async sampled(task) {
       const samples = [];
       const timer = setInterval(() => samples.push(kb('VmRSS')), 20);
-      await task();
-      clearInterval(timer);
+      try {
+        await task();
+      } finally {
+        clearInterval(timer); // a failed task must not leave it reading a process since stopped
+      }
       return samples;
     },
   };
