@@ -12,7 +12,7 @@ import * as lib from './lib.mjs';
 
 const PHOTOS = 40;
 const CONCURRENCY = 4;
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const paths = [];
 for (let i = 0; i < PHOTOS; i += 1) paths.push(await photo(i));
@@ -63,24 +63,26 @@ if (runs.magick) {
   sameBytes = fromSharp.equals(readFileSync(join(out, '0.webp')));
 }
 const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
-// Alternate rounds so every path sees the same machine noise; keep each one's best.
+// Alternate rounds so every path sees the same machine noise; each round's ratios, then medians.
 for (let round = 0; round < ROUNDS; round += 1)
   for (const [name, run] of Object.entries(runs)) times[name].push(await run());
 await refract.stop();
 rmSync(out, { recursive: true, force: true });
 
-const rate = (name) => PHOTOS / lib.min(times[name]);
-const vsSharp = rate('api') / rate('sharp');
-const vsMagick = runs.magick && rate('api') / rate('magick');
+const rate = (name) => PHOTOS / lib.median(times[name]);
+/** Each round's rate of `name` over `to`'s in the same round (times are inverse rates). */
+const ratios = (name, to) => times[name].map((t, i) => times[to][i] / t);
+const vsSharp = lib.median(ratios('api', 'sharp'));
+const vsMagick = runs.magick && lib.median(ratios('api', 'magick'));
 const row = (label, name) =>
-  `| ${label} | ${rate(name).toFixed(2)} | ${(rate(name) / rate('sharp')).toFixed(2)} |`;
+  `| ${label} | ${rate(name).toFixed(2)} | ${lib.spread(ratios(name, 'sharp'))} |`;
 lib.writeResults(
   'image-convert',
   `# Image convert throughput: 12 MP JPEG → WebP
 
 ${lib.measuredOn()}
 
-${PHOTOS} generated photos of 4000×3000 (12 MP, ${megabytes.toFixed(1)} MB JPEG on average), ${CONCURRENCY} in flight, best of ${ROUNDS} alternating rounds.
+${PHOTOS} generated photos of 4000×3000 (12 MP, ${megabytes.toFixed(1)} MB JPEG on average), ${CONCURRENCY} in flight, ${ROUNDS} alternating rounds: images/s from the median time, ratios the median (lowest–highest) of each round's. Load average at the end: ${lib.load()}.
 
 | path | images/s | ratio to sharp |
 |---|---|---|

@@ -1,7 +1,15 @@
 // Shared by every bench/*.bench.mjs: start the built server, sign in, run tasks N in flight,
 // and write a results table that says when and on what machine it was measured.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openAsBlob,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,22 +24,28 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const port = (n) => Number(process.env.BENCH_PORT_BASE ?? 47100) + n;
 
 /**
- * Starts the built Refract server on a fresh SQLite database (or `env.DATABASE_URL`);
- * `nodeArgs` go to node before the script (`--cpu-prof` for a profile).
+ * Starts the built Refract server as users do (issue 35): `scripts/start.sh`, what `npm start`
+ * runs (jemalloc or MALLOC_ARENA_MAX, libuv's pool), with the defaults, log level included;
+ * the log goes to a file, as it would to journald or a container's log. Only the port, the
+ * address and a fresh SQLite database (or `env.DATABASE_URL`) are set, plus `env`: a bench
+ * whose subject is a setting passes it there and says so. `nodeArgs` (`--cpu-prof` for a
+ * profile) go through NODE_OPTIONS.
  */
 export async function startRefract(port, env = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/server.js')], {
+  const log = openSync(join(dataDir, 'server.log'), 'a');
+  const child = spawn('sh', [join(root, 'scripts/start.sh'), 'server'], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      ...(nodeArgs.length > 0 ? { NODE_OPTIONS: nodeArgs.join(' ') } : {}),
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log);
   const exited = new Promise((r) => child.once('exit', r));
   const base = `http://127.0.0.1:${port}`;
   // Two minutes: on a loaded 2-core machine the server's start has taken over 30 s.
@@ -137,6 +151,35 @@ export async function postFile(url, token, field, path, fields = {}) {
   return (await res.arrayBuffer()).byteLength;
 }
 
+/** One batch: every file in one multipart request, followed to its end, the zip read to the end. */
+export async function batch(base, token, path, fields, files) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [i, file] of files.entries())
+    form.append('file', await openAsBlob(file), `${i}-${basename(file)}`);
+  const auth = { authorization: `Bearer ${token}` };
+  const created = await fetch(`${base}/api/batch/${path}?files=${files.length}`, {
+    method: 'POST',
+    body: form,
+    headers: auth,
+  });
+  if (created.status !== 202) throw new Error(`batch: ${created.status} ${await created.text()}`);
+  const { batchId } = await created.json();
+  for (;;) {
+    const state = await (await fetch(`${base}/api/batches/${batchId}`, { headers: auth })).json();
+    if (state.status === 'done') {
+      if (state.counts.done !== files.length)
+        throw new Error(JSON.stringify(state.files.map((f) => f.error)));
+      break;
+    }
+    await sleep(50);
+  }
+  const zip = await fetch(`${base}/api/batches/${batchId}/zip`, { headers: auth });
+  let bytes = 0;
+  for await (const chunk of zip.body) bytes += chunk.length;
+  return bytes;
+}
+
 /** Runs `task` on every item with `concurrency` in flight; resolves to the wall time in seconds. */
 export async function inFlight(items, concurrency, task) {
   let next = 0;
@@ -158,6 +201,17 @@ export async function seconds(task) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const min = (xs) => Math.min(...xs);
+export const max = (xs) => Math.max(...xs);
+export const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** "median (min–max)", the way every table reports n ≥ 3 runs: never the best alone. */
+export const spread = (xs, digits = 2) =>
+  `${median(xs).toFixed(digits)} (${min(xs).toFixed(digits)}–${max(xs).toFixed(digits)})`;
+/** The 1-minute load average now, for the line beside each measurement. */
+export const load = () => loadavg()[0].toFixed(1);
 export const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
@@ -215,8 +269,11 @@ export function memoryOf(pid) {
     async sampled(task) {
       const samples = [];
       const timer = setInterval(() => samples.push(kb('VmRSS')), 20);
-      await task();
-      clearInterval(timer);
+      try {
+        await task();
+      } finally {
+        clearInterval(timer); // a failed task must not leave it reading a process since stopped
+      }
       return samples;
     },
   };

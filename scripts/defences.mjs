@@ -576,7 +576,7 @@ export const DEFENCES = [
   },
   {
     defence: 'image pipelines bounded per process',
-    edits: [[`${S}media/image/slots.ts`, 'if (active < IMAGE_SLOTS) {', 'if (true) {']],
+    edits: [[`${S}media/image/slots.ts`, 'if (active < slots) {', 'if (true) {']],
     test: [security('image-work'), 'pipelines at once'],
   },
   {

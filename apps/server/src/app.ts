@@ -27,6 +27,7 @@ import { registerUploads } from './plugins/uploads.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
 import { endEventStreamsOnClose } from './lib/server-sent-events.js';
 import { registerCors } from './plugins/cors.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
 import { jobRoutes } from './routes/jobs/job-routes.js';
 import { batchRoutes } from './routes/batches/batch-routes.js';
 import { paymentRoutes } from './routes/payments/payment-routes.js';
@@ -37,6 +38,7 @@ import { createServices } from './services/services.js';
 import { ensureAdmin } from './services/admin-bootstrap.js';
 import { refuseUnknownRequestFields } from './lib/unknown-fields.js';
 import { withStartupLock } from './db/startup-lock.js';
+import { configureImageWork } from './media/image/image-work.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -61,12 +63,14 @@ export interface BuildOptions {
 
 export async function buildApp(context: AppContext, options: BuildOptions = {}) {
   const { config } = context;
+  configureImageWork(config.jobs);
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED, censor: '[redacted]' },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     // Keep a caller's request id when it is well formed, so logs can be joined across services.
     genReqId: (req) => {

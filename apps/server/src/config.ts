@@ -68,8 +68,12 @@ const envSchema = z.object({
   // Behind a reverse proxy: "true", or the proxy addresses (comma-separated, CIDR allowed). Off by default, since
   // trusting X-Forwarded-For from anyone would let a client pick its own IP for rate limits.
   TRUST_PROXY: optionalText,
-  // Audio and video jobs this process runs at once; 0 leaves them to `npm run worker` processes.
-  WORKERS: wholeNumber.default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  // Audio and video jobs this process runs at once (default half the cores: ffmpeg uses several
+  // threads per job); 0 leaves them to `npm run worker` processes.
+  WORKERS: wholeNumber.optional(),
+  // Image work this process runs at once, batch files and single requests alike (default one per
+  // core: WebP, AVIF and palette PNG encodes use one core each, so fewer leaves cores idle).
+  IMAGE_WORKERS: wholeNumber.min(1, 'must be at least 1').optional(),
   // Jobs allowed to wait; past it new ones get 503 server_busy.
   JOB_QUEUE_LIMIT: wholeNumber.default(20),
   // Seconds a finished job's result is kept for download.
@@ -118,7 +122,13 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+/**
+ * `cores`: what the defaults are sized for (this machine's by default; tests pass their own).
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cores: number = availableParallelism(),
+) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -130,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const workers = e.WORKERS ?? Math.max(1, Math.floor(cores / 2));
   if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError(
       'Invalid environment configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER=stripe',
@@ -145,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'Invalid environment configuration:\n  LEFTOVER_GRACE must be at least UPLOAD_TIMEOUT: a live upload must never look left over',
     );
   }
-  if (e.WORKERS === 0 && !e.REDIS_URL) {
+  if (workers === 0 && !e.REDIS_URL) {
     throw new ConfigError(
       'Invalid environment configuration:\n  WORKERS=0 needs REDIS_URL: without a queue on Redis nothing would run the jobs',
     );
@@ -181,7 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobs: {
-      workers: e.WORKERS,
+      workers,
+      imageWorkers: e.IMAGE_WORKERS ?? Math.max(1, cores),
+      cores,
       queueLimit: e.JOB_QUEUE_LIMIT,
       resultTtlMs: e.RESULT_TTL * 1000,
       resultBytesPerUser: Math.floor(e.RESULT_DISK_PER_USER * 1024 * 1024),

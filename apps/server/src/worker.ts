@@ -4,13 +4,15 @@ import { APP_VERSION } from './app-context.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabaseAtStart } from './db/open-at-start.js';
 import { detectEngines } from './media/engines.js';
+import { configureImageWork } from './media/image/image-work.js';
 import { createServices } from './services/services.js';
 import { startJobSystem } from './services/jobs/job-system.js';
 import { settingsRepository } from './db/repositories/settings-repository.js';
 import { recordVolumeMarker, volumeMismatch } from './services/health/volume-marker.js';
 
 /**
- * `npm run worker`: runs audio and video jobs from the Redis queue, WORKERS at a time. Any
+ * `npm run worker`: runs jobs from the Redis queue, WORKERS audio and video jobs and
+ * IMAGE_WORKERS image jobs (batch files) at a time. Any
  * number may run, on any machine that shares DATA_DIR and the database (docs/operations.md).
  */
 async function main() {
@@ -18,6 +20,7 @@ async function main() {
   if (!config.redisUrl) throw new ConfigError('A worker needs REDIS_URL: it takes jobs from Redis');
   if (config.jobs.workers === 0) throw new ConfigError('A worker needs WORKERS of 1 or more');
   const log = pino({ level: config.logLevel });
+  configureImageWork(config.jobs);
   const database = await openDatabaseAtStart(config, (line) => log.warn(line));
   const engines = await detectEngines(config.engines);
   if (!engines.ffmpeg.available)
@@ -50,7 +53,7 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   handleProcessFaults(log, (reason) => void shutdown(reason, 1));
   log.info(
-    `Refract ${APP_VERSION} worker: ${config.jobs.workers} at a time from "${config.jobs.queueName}"`,
+    `Refract ${APP_VERSION} worker: ${config.jobs.workers} audio/video and ${config.jobs.imageWorkers} image jobs at a time from "${config.jobs.queueName}"`,
   );
 }
 

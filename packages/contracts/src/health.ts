@@ -12,6 +12,13 @@ export const healthSchema = z.object({
   db: z.enum(['sqlite', 'postgres']),
   /** Where audio and video jobs wait: in this process, or on Redis for BullMQ workers. */
   queue: z.enum(['local', 'bullmq']),
+  /**
+   * Admins only: jobs this process runs at once, image work (IMAGE_WORKERS) and audio/video
+   * (WORKERS), and the cores they were sized for.
+   */
+  workers: z
+    .object({ image: z.number().int(), media: z.number().int(), cores: z.number().int() })
+    .optional(),
   engines: z.object({
     /** `libvips`: null as `version` is. */
     sharp: engine.extend({ libvips: z.string().nullable() }),

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrator.js';
 
@@ -30,8 +31,13 @@ const DEFAULT_QUERY_TIMEOUT_MS = 20_000;
 /** A connection to a database that does not answer is given up after this long. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-// COUNT(*) and other int8 results arrive as strings from pg; every count we keep fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/** The PostgreSQL driver, loaded only when DATABASE_URL asks for it (memory SQLite never needs). */
+function loadPg(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // COUNT(*) and other int8 results arrive as strings from pg; every count we keep fits a double.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number(value));
+  return driver;
+}
 
 function openSqlite(dataDir: string): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
@@ -118,7 +124,7 @@ function openPostgres(
 ): Kysely<Database> {
   const settings = [`-c statement_timeout=${queryTimeoutMs}`];
   if (schema) settings.push(`-c search_path=${schema}`);
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString,
     max: 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

@@ -24,12 +24,20 @@ const serve = (infer) => parentPort.on('message', async ({ id, ...input }) => {
 });
 `;
 
+/**
+ * A model unused this long lets its worker go (issue 35): its heap and WebAssembly memory go
+ * back to the system, and the next call loads the model again, a few seconds once in a while.
+ */
+export const MODEL_IDLE_MS = 5 * 60_000;
+
 export interface ModelWorkerOptions {
   /** What the model does, for its errors: "Face detection". */
   name: string;
   /** Calls waiting at most; past that 503 server_busy, rather than a queue without end. */
   maxWaiting: number;
   heapMb: number;
+  /** How long it stays loaded unused; MODEL_IDLE_MS unless set (tests). */
+  idleMs?: number;
 }
 
 /**
@@ -37,7 +45,7 @@ export interface ModelWorkerOptions {
  * one): inferences run there one after another, never on the event loop. The worker's `code`
  * starts with MODEL_WORKER_SERVE and calls `serve`. A worker that fails (the model missing, the
  * runtime broken) answers 503 engine_unavailable; one that dies fails what it had and is started
- * again on the next call.
+ * again on the next call, and so is one let go after MODEL_IDLE_MS unused.
  */
 export class ModelWorker {
   private worker: Worker | undefined;
@@ -45,6 +53,7 @@ export class ModelWorker {
   private readonly pending = new Map<number, Pending>();
   /** Messages the worker has not answered yet, those whose caller gave up included. */
   private queued = 0;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly code: string,
@@ -62,6 +71,7 @@ export class ModelWorker {
         `${this.options.name} is busy. Please try again shortly.`,
         { 'retry-after': '5' },
       );
+    clearTimeout(this.idle);
     const worker = this.start();
     const id = (this.nextId += 1);
     return new Promise<T>((resolve, reject) => {
@@ -82,6 +92,11 @@ export class ModelWorker {
     });
   }
 
+  /** Whether the model's worker is up (loaded, or loading). */
+  get loaded() {
+    return this.worker !== undefined;
+  }
+
   /** Ends the worker (tests, shutdown); the next call starts another. */
   async close() {
     const worker = this.worker;
@@ -99,7 +114,13 @@ export class ModelWorker {
     });
     worker.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       this.queued -= 1;
-      if (this.queued === 0) worker.unref();
+      if (this.queued === 0) {
+        worker.unref();
+        clearTimeout(this.idle);
+        this.idle = setTimeout(() => {
+          if (this.worker === worker && this.queued === 0) void this.close();
+        }, this.options.idleMs ?? MODEL_IDLE_MS).unref();
+      }
       const call = this.pending.get(message.id);
       if (!call) return;
       if (message.error !== undefined) call.reject(this.unavailable(message.error));

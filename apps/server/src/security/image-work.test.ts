@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
+import ts from 'typescript';
 import { connect, type AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  IMAGE_SLOTS,
-  imageSlotCounters,
-  inImageSlot,
-  withTimeLimit,
-} from '../media/image/slots.js';
+import { imageSlots, imageSlotCounters, inImageSlot, withTimeLimit } from '../media/image/slots.js';
 import { renderText, textBoundsFor } from '../media/image/text.js';
 import { bearer } from '../test/accounts.js';
 import { pngBytes } from '../test/image-fixtures.js';
@@ -73,7 +71,7 @@ describe('bounded image work', () => {
     expect(await spread(res.rawPayload)).toBeLessThan(12);
   });
 
-  it(`runs at most ${IMAGE_SLOTS} pipelines at once, and another tool's small upload still succeeds`, async () => {
+  it(`runs at most IMAGE_WORKERS pipelines at once, and another tool's small upload still succeeds`, async () => {
     const input = await noisePng(1000, 1000);
     const areas = JSON.stringify(
       Array.from({ length: 8 }, (_, i) => ({
@@ -88,11 +86,25 @@ describe('bounded image work', () => {
     const answers = await Promise.all([...blurs, small]);
     for (const res of answers) expect(res.statusCode, res.body).toBe(200);
     expect(imageSlotCounters().peak).toBeGreaterThanOrEqual(1);
-    expect(imageSlotCounters().peak).toBeLessThanOrEqual(IMAGE_SLOTS);
-    // npm start grows libuv's pool by as many threads as there are slots.
-    const preload = readFileSync(new URL('../thread-pool.cts', import.meta.url), 'utf8');
-    expect(preload).toContain(`UV_THREADPOOL_SIZE ??= '${4 + IMAGE_SLOTS}'`);
+    expect(imageSlotCounters().peak).toBeLessThanOrEqual(imageSlots());
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
+  });
+
+  it("npm start grows libuv's pool by one thread per image slot, unless the operator set it", () => {
+    const source = readFileSync(new URL('../thread-pool.cts', import.meta.url), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS },
+    });
+    const poolFor = (env: Record<string, string>) => {
+      runInNewContext(outputText, {
+        require: createRequire(import.meta.url),
+        exports: {},
+        process: { env },
+      });
+      return env.UV_THREADPOOL_SIZE;
+    };
+    expect(poolFor({ IMAGE_WORKERS: '3' })).toBe('7');
+    expect(poolFor({ IMAGE_WORKERS: '3', UV_THREADPOOL_SIZE: '16' })).toBe('16');
   });
 
   const grey = (width: number, height: number) =>
@@ -173,8 +185,8 @@ describe('bounded image work', () => {
     // Every slot held, so that the request waits at its first step.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const holders = Array.from({ length: IMAGE_SLOTS }, () => inImageSlot(() => held));
-    await vi.waitFor(() => expect(imageSlotCounters().active).toBe(IMAGE_SLOTS));
+    const holders = Array.from({ length: imageSlots() }, () => inImageSlot(() => held));
+    await vi.waitFor(() => expect(imageSlotCounters().active).toBe(imageSlots()));
     const started = imageSlotCounters().started;
 
     const { port } = t.app.server.address() as AddressInfo;

@@ -13,7 +13,7 @@ import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
 import { owedWrites } from '../lib/owed-writes.js';
 import { accountService } from './account-service.js';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import { attemptLimiter, redisAttemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
@@ -44,7 +44,9 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
       close() {},
     };
   }
-  // Lazy: a worker process builds these services too but never counts logins.
+  // Loaded only with REDIS_URL (its client is memory a one-machine server never uses). Lazy:
+  // a worker process builds these services too but never counts logins.
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on('error', () => {}); // each failed command is logged where it falls back
   const prefix = `${config.jobs.queueName}:attempts:`;

@@ -25,24 +25,29 @@ export async function createTestApp(
     engines?: Partial<Engines>;
     /** Another app's database (a restart); it stays open when this app closes. */
     database?: TestDatabase;
+    /** The cores the defaults are sized for (this machine's when unset). */
+    cores?: number;
   } & BuildOptions = {},
 ): Promise<TestApp> {
   const env = options.env ?? {};
   const database = options.database ?? (await createTestDatabase(kind));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: database.options.dataDir,
-    WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
-    REDIS_URL: process.env.REDIS_URL ?? '',
-    // Each app its own BullMQ queue, so parallel test files never take each other's jobs.
-    QUEUE_NAME: `test-${randomUUID()}`,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-    // Closing a test app ends its jobs at once (the drain itself is tested on its own).
-    SHUTDOWN_TIMEOUT: '0',
-    ...env,
-  });
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: database.options.dataDir,
+      WEB_DIST_DIR: env.WEB_DIST_DIR ?? '/nonexistent-web-dist',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      // Each app its own BullMQ queue, so parallel test files never take each other's jobs.
+      QUEUE_NAME: `test-${randomUUID()}`,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      // Closing a test app ends its jobs at once (the drain itself is tested on its own).
+      SHUTDOWN_TIMEOUT: '0',
+      ...env,
+    },
+    options.cores,
+  );
   engines ??= detectEngines(config.engines);
   const found = { ...(await engines), ...options.engines };
   const app = await buildApp(

@@ -142,14 +142,16 @@ export function jobsRepository(db: Kysely<Database>) {
     /**
      * Takes the next job fairly: first the users with the fewest jobs running, among them the
      * one served least recently (never served first), then that user's oldest job. So one
-     * user's queued jobs take turns with everyone else's instead of going first.
+     * user's queued jobs take turns with everyone else's instead of going first. Only jobs of
+     * `tools` (the lane that has room in this process: image work or audio and video).
      */
-    async claimNext(now: string) {
+    async claimNext(now: string, tools: readonly string[]) {
       for (;;) {
         const next = await db
           .selectFrom('jobs as j')
           .select('j.id')
           .where('j.status', '=', 'queued')
+          .where('j.tool', 'in', tools)
           .orderBy(
             sql`(SELECT count(*) FROM jobs r WHERE r.user_id = j.user_id AND r.status = 'running')`,
           )

@@ -22,15 +22,23 @@ const require = createRequire(import.meta.url);
 const MODULE = require.resolve('@imagemagick/magick-wasm');
 const WASM = require.resolve('@imagemagick/magick-wasm/magick.wasm');
 
-let compiled: Promise<WasmModule> | undefined;
 /**
- * The .wasm compiled once per process (V8 compiles it off the event loop) and handed to each
- * worker: compiling 20 MB in every worker took a second of CPU per task and slowed the server's
- * own thread on a busy machine.
+ * How long the compiled module outlives its last use (issue 35): it holds some 20–35 MB of
+ * machine code for formats most servers see rarely, and compiling again takes under a second.
+ */
+const KEEP_COMPILED_MS = 60_000;
+let compiled: Promise<WasmModule> | undefined;
+let forget: NodeJS.Timeout | undefined;
+/**
+ * The .wasm compiled once (V8 compiles it off the event loop) and handed to each worker:
+ * compiling 20 MB in every worker took a second of CPU per task and slowed the server's own
+ * thread on a busy machine. Let go once ImageMagick has been idle for KEEP_COMPILED_MS.
  */
 function magickModule(): Promise<WasmModule> {
   compiled ??= readFile(WASM).then((bytes) => WebAssembly.compile(bytes));
   compiled.catch(() => (compiled = undefined));
+  clearTimeout(forget);
+  forget = setTimeout(() => (compiled = undefined), KEEP_COMPILED_MS).unref();
   return compiled;
 }
 
@@ -103,7 +111,9 @@ async function inWorker(
 export async function magickVersion(): Promise<string> {
   return runWorkerTask<string>(
     WORKER,
-    { task: 'version', module: MODULE, wasm: await magickModule() },
+    // The bytes, not the shared compiled module: the worker compiles its own and takes it
+    // away with it, so start-up leaves nothing of ImageMagick in this process (issue 35).
+    { task: 'version', module: MODULE, wasm: await readFile(WASM) },
     { timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
   );
 }

@@ -1,12 +1,20 @@
 import { AppError } from '../../lib/app-error.js';
 
 /**
- * At most this many sharp pipelines run at once in this process. Each running pipeline holds
- * one of libuv's threads, which file I/O (uploads, temp files) shares: without a bound, one
- * request with many areas took every thread and another user's upload timed out. `npm start`
- * also grows libuv's pool by this many threads (thread-pool.cts).
+ * At most this many sharp pipelines run at once in this process: IMAGE_WORKERS, one per core by
+ * default (configureImageWork). Each running pipeline holds one of libuv's threads, which file
+ * I/O (uploads, temp files) shares: without a bound, one request with many areas took every
+ * thread and another user's upload timed out. `npm start` also grows libuv's pool by this many
+ * threads (thread-pool.cts).
  */
-export const IMAGE_SLOTS = 2;
+let slots = 2;
+
+export const imageSlots = () => slots;
+
+/** Sets the bound (at start-up, from IMAGE_WORKERS); pipelines already running keep theirs. */
+export function setImageSlots(count: number) {
+  slots = Math.max(1, count);
+}
 
 /** The longest a block of text may take to render, outline included. */
 export const TEXT_RENDER_MS = 10_000;
@@ -32,7 +40,7 @@ function release() {
 
 /** Waits for a slot; a signal that aborts while waiting takes the caller out of the queue. */
 function acquire(signal?: AbortSignal): Promise<void> {
-  if (active < IMAGE_SLOTS) {
+  if (active < slots) {
     active += 1;
     return Promise.resolve();
   }

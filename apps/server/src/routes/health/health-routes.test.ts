@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { healthSchema, readinessSchema } from '@refract/contracts';
 import { adminToken, bearer } from '../../test/accounts.js';
@@ -33,6 +33,18 @@ describeEachDatabase('GET /api/health', (kind) => {
       version: 'mediapipe-selfie-segmentation-general',
     });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    // At the defaults: image work on every core, audio and video on half of them.
+    const cores = availableParallelism();
+    expect(body.workers).toEqual({
+      image: cores,
+      media: Math.max(1, Math.floor(cores / 2)),
+      cores,
+    });
+  });
+
+  it('shows how many jobs run at once to admins only', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.json()).not.toHaveProperty('workers');
   });
 
   it('reports a missing engine instead of failing', async () => {

@@ -58,7 +58,10 @@ export const healthRoutes =
     };
     const { engines } = context;
     const enginesWithoutVersions = withoutVersions(engines);
-    // Anyone may ask whether the server is up; an admin's session also shows engine versions.
+    const { imageWorkers, workers: mediaWorkers, cores } = context.config.jobs;
+    const workers = { image: imageWorkers, media: mediaWorkers, cores };
+    // Anyone may ask whether the server is up; an admin's session also shows engine versions
+    // and how many jobs of each kind this process runs at once.
     app.get('/api/health', { config: { access: 'optionalUser' }, schema }, async (request) => {
       const admin = request.user?.is_admin === 1;
       return {
@@ -66,6 +69,7 @@ export const healthRoutes =
         version: context.version,
         db: context.database.kind,
         queue: jobs.queueKind,
+        ...(admin ? { workers } : {}),
         engines: admin ? engines : enginesWithoutVersions,
       };
     });

@@ -11,6 +11,10 @@ import type { QuotaService } from '../quota-service.js';
 import { storageUnavailable } from '../health/volume-marker.js';
 import { jobDir, keepOnlyResult, removeJobDir, removeRunOutputs } from './job-files.js';
 
+/** The ids of the tools that run as `kind`: image work inside requests, or audio and video jobs. */
+const toolsOf = (kind: 'request' | 'job') =>
+  TOOL_REGISTRY.filter((t) => (t.runsAs ?? 'request') === kind).map((t) => t.id);
+
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
 
@@ -67,12 +71,22 @@ export function jobRunner(deps: {
   const running = new Map<string, { abort: AbortController; token: string }>();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
+  // Two lanes, each with its own bound (issue #35): image work fills every core, while ffmpeg's
+  // jobs each use several threads, so fewer of them run at once.
+  const lanes = {
+    image: { limit: config.jobs.imageWorkers, active: 0, tools: toolsOf('request') },
+    media: { limit: config.jobs.workers, active: 0, tools: toolsOf('job') },
+  };
+  let wakeUps = 0;
 
   /**
    * Runs the next job, chosen fairly from the database (jobs-repository `claimNext`), not the
-   * one whose id woke us: a queue entry is only a wake-up, one per job, so every job is run.
+   * one whose id woke us, then the next, while one of its lanes has room and a job. A wake-up
+   * that comes while its job's lane is full is spent on nothing; that lane's running loop
+   * takes the job when its own ends, so every job is run.
    */
   function runNext(): Promise<void> {
+    wakeUps += 1;
     if (closed) return Promise.resolve();
     const work = claimAndRun();
     inFlight.add(work);
@@ -80,8 +94,34 @@ export function jobRunner(deps: {
   }
 
   async function claimAndRun(): Promise<void> {
-    const job = await jobs.claimNext(now());
-    if (job) await runClaimed(job);
+    for (;;) {
+      if (closed) return;
+      const seen = wakeUps;
+      const claimed = await claimInFreeLane();
+      if (claimed) {
+        try {
+          await runClaimed(claimed.job);
+        } finally {
+          claimed.lane.active -= 1;
+        }
+      } else if (wakeUps === seen) return;
+      // else: a wake-up came while we looked, and its job may have missed our query; again.
+    }
+  }
+
+  /** The next job of a lane with room; the lane's place is held while the database is asked. */
+  async function claimInFreeLane() {
+    for (const lane of Object.values(lanes)) {
+      if (lane.active >= lane.limit || closed) continue;
+      lane.active += 1;
+      const job = await jobs.claimNext(now(), lane.tools).catch((err: unknown) => {
+        lane.active -= 1;
+        throw err;
+      });
+      if (job) return { job, lane };
+      lane.active -= 1;
+    }
+    return undefined;
   }
 
   /**

@@ -7,7 +7,6 @@ import { settingsRepository } from '../../db/repositories/settings-repository.js
 import { recordVolumeMarker, sharedVolumeGuard } from '../health/volume-marker.js';
 import { batchService } from '../batches/batch-service.js';
 import type { QuotaService } from '../quota-service.js';
-import { bullmqQueue } from './bullmq-queue.js';
 import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
 import { owedWrites } from '../../lib/owed-writes.js';
@@ -19,7 +18,8 @@ const RECONCILE_MS = 15_000;
 
 /**
  * Assembles the job machinery: the embedded queue by default, BullMQ when REDIS_URL is set.
- * A web process runs WORKERS jobs at once itself; `npm run worker` processes run the rest.
+ * A web process runs WORKERS audio/video and IMAGE_WORKERS image jobs at once itself;
+ * `npm run worker` processes run the rest.
  */
 export async function startJobSystem(
   { config, database, engines }: AppContext,
@@ -41,17 +41,20 @@ export async function startJobSystem(
     log,
     changed: (id) => changes.emit(id),
   });
-  const { workers, queueName } = config.jobs;
+  const { workers, imageWorkers, queueName } = config.jobs;
+  // Wake-ups taken at once: one per place in the runner's two lanes. WORKERS=0 runs none here.
+  const concurrency = workers > 0 ? workers + imageWorkers : 0;
+  // BullMQ and its Redis client are loaded only when used: memory a one-machine server never needs.
   const redis = config.redisUrl
-    ? bullmqQueue({
+    ? (await import('./bullmq-queue.js')).bullmqQueue({
         redisUrl: config.redisUrl,
         name: queueName,
-        concurrency: workers,
+        concurrency,
         run: runner.runNext,
         log,
       })
     : undefined;
-  const queue = redis ?? localQueue(workers, runner.runNext);
+  const queue = redis ?? localQueue(concurrency, runner.runNext);
   const service = jobService({
     jobs,
     quotas,

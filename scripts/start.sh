@@ -1,0 +1,27 @@
+#!/bin/sh
+# `npm start` (server) and `npm run worker` (worker): starts the built app with an allocator
+# that gives memory back (issue 35). glibc's malloc keeps the fragments libvips leaves in many
+# arenas, so RSS climbed with image work and stayed up; sharp's documentation recommends
+# jemalloc for long-running servers. Debian's libjemalloc2 is preloaded when installed
+# (scripts/install-os-packages.sh); otherwise glibc is held to two arenas. Either can be set
+# by the operator instead (LD_PRELOAD, MALLOC_ARENA_MAX), which wins.
+set -eu
+cd "$(dirname "$0")/.."
+entry="apps/server/dist/${1:-server}.js"
+
+jemalloc="/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2"
+case "${LD_PRELOAD:-}" in
+  *jemalloc*) ;;
+  *)
+    if [ -z "${MALLOC_ARENA_MAX:-}" ] && [ -r "$jemalloc" ]; then
+      # Node only: thread-pool.cts takes it out of the environment again, so ffmpeg, Chromium
+      # and libheif start with their own allocators.
+      export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$jemalloc"
+      export REFRACT_PRELOADED="$jemalloc"
+    else
+      export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+    fi
+    ;;
+esac
+
+exec node --require ./apps/server/dist/thread-pool.cjs "$entry"
