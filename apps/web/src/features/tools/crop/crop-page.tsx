@@ -60,6 +60,7 @@ export function CropPage() {
       tool={tool}
       endpoint="/api/crop"
       submitLabel={t('crop.submit')}
+      downloadOnDone
       failedMessage={t('crop.failed')}
       showSizes={false}
       onFileChange={() => {

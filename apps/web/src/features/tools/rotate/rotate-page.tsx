@@ -16,6 +16,7 @@ export function RotatePage() {
       tool={tool}
       endpoint="/api/rotate"
       submitLabel={t('rotate.submit')}
+      downloadOnDone
       onFileChange={() => setAngle(0)}
       // Bounded by a square, the turned preview never spills over the page at any angle.
       previewStyle={{
