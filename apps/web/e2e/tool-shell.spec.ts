@@ -65,6 +65,8 @@ for (const width of [1280, 375]) {
   test(`files that cannot be used are each named with the reason, at ${width} px`, async ({
     strictPage: page,
   }) => {
+    // Three pages, two languages and an 11 MB pick: slow on a busy machine.
+    test.setTimeout(90_000);
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/rotate');
     const input = page.locator('input[type="file"]');

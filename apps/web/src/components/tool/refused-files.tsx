@@ -21,6 +21,8 @@ export function RefusedFiles(props: { files: RefusedFile[]; onDismiss(): void })
       closeButtonLabel={t('tool.refusedDismiss')}
       onClose={props.onDismiss}
       data-testid="refused-files"
+      // Yellow on the light yellow background is under 3:1; the body's colour reads (WCAG AA).
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
     >
       <List size="sm" spacing={2}>
         {props.files.map((file, index) => (
