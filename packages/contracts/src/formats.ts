@@ -57,12 +57,4 @@ export const compressFieldsSchema = z.object({
   /** On (the default): the image keeps its own format (decision 016); off: JPEG, as the spec has it. */
   keepFormat: z.enum(['true', 'false']).default('true'),
 });
-export const rotateFieldsSchema = z.object({
-  angle: z.coerce
-    .number()
-    .int()
-    .refine((a) => a % 90 === 0, 'must be a multiple of 90')
-    .refine((a) => Math.abs(a) <= 36_000, 'is too large')
-    .default(90),
-});
 export const upscaleFieldsSchema = z.object({});

@@ -6,8 +6,9 @@ import {
   IconRotate,
   IconRotateClockwise,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useImageElement } from '../../../components/tool/use-image-element';
 import { formatNumber } from '../../../lib/format';
 import { CropFrame } from './crop-frame';
 import {
@@ -23,24 +24,6 @@ import {
 } from './crop-geometry';
 import { frameOn, ratioOf, type CropSettings } from './crop-settings';
 
-/** Loads the chosen image (auto-oriented by the browser, as the server does). */
-function useImage(url: string) {
-  const [image, setImage] = useState<HTMLImageElement | null>(null);
-  useEffect(() => {
-    let live = true;
-    const element = new Image();
-    element.src = url;
-    element
-      .decode()
-      .then(() => live && setImage(element))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  return image;
-}
-
 /**
  * The crop editor for one file: the frame over the image, its aspect ratio (portrait or
  * landscape), the image turned and mirrored, the zoom, and the frame's exact pixels, every
@@ -53,7 +36,7 @@ export function CropEditor(props: {
   onSize(size: Size): void;
 }) {
   const { t } = useTranslation();
-  const image = useImage(props.url);
+  const image = useImageElement(props.url);
   const { onSize } = props;
   const size = image && { width: image.naturalWidth, height: image.naturalHeight };
   useEffect(() => {
