@@ -10,13 +10,14 @@ declare -A DISABLES=(
   [fonts-dejavu-core]="nothing critical (fallback Latin font)"
   [fonts-noto-core]="correct Arabic and other scripts in HTML to image"
   [fonts-noto-cjk]="Chinese and Japanese text in HTML to image"
+  [fonts-noto-color-emoji]="colour emoji in HTML to image (they render as outlines or boxes)"
   [libheif-examples]="HEIC/HEIF reading and writing (heif-convert, heif-enc)"
   [pngquant]="only the pngquant column of the compression benchmark"
   [jpegoptim]="only the jpegoptim column of the compression benchmark"
   [libjemalloc2]="nothing: npm start then limits glibc's malloc to 2 arenas instead (memory comes back less readily)"
   [imagemagick]="only the ImageMagick CLI column of the image benchmark (Refract never shells out to it)"
 )
-PACKAGES=(ffmpeg chromium fonts-dejavu-core fonts-noto-core fonts-noto-cjk libheif-examples libjemalloc2 imagemagick pngquant jpegoptim)
+PACKAGES=(ffmpeg chromium fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libheif-examples libjemalloc2 imagemagick pngquant jpegoptim)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -79,7 +79,7 @@ test('puts the people on a chosen colour as WebP', async ({ strictPage: page }) 
   await signUp(page, uniqueEmail(), 'remove background 2');
   await page.goto('/remove-background');
   await choose(page, await people());
-  await page.getByText('WebP', { exact: true }).click();
+  await page.getByText('WebP (lossless)', { exact: true }).click();
   await page.getByText('Colour', { exact: true }).click();
   await page.getByRole('textbox', { name: 'Background colour' }).fill('#2f9e44');
   await page.getByRole('button', { name: 'Remove background' }).click();

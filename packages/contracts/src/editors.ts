@@ -15,12 +15,28 @@ const number = (field: string) =>
 
 const coordinate = (field: string) => number(field).min(0).max(MAX_COORDINATE);
 
-/** Crop rectangle in source pixels (react-easy-crop's croppedAreaPixels). */
+/** The editor's quarter turns of the image (clockwise), before the rectangle is cut. */
+export const CROP_TURNS = [0, 90, 180, 270] as const;
+const flag = z.enum(['true', 'false']);
+
+/**
+ * The crop rectangle, in the pixels of the source image as the editor shows it: auto-oriented,
+ * then mirrored (`flipHorizontal`, `flipVertical`), then turned by `turn` degrees clockwise.
+ * The aspect ratio is the editor's: the rectangle already has it.
+ */
 export const cropFieldsSchema = z.object({
   x: coordinate('x'),
   y: coordinate('y'),
   width: coordinate('width').min(1),
   height: coordinate('height').min(1),
+  turn: z.coerce
+    .number()
+    .refine((value) => (CROP_TURNS as readonly number[]).includes(value), {
+      error: 'turn must be 0, 90, 180 or 270',
+    })
+    .default(0),
+  flipHorizontal: flag.default('false'),
+  flipVertical: flag.default('false'),
 });
 
 export const WATERMARK_BASE_FONT_PX = 40;

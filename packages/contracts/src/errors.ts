@@ -67,7 +67,6 @@ export const ERROR_CODES = [
   'storage_unavailable',
   'too_many_renders',
   'text_too_large',
-  'target_unreachable',
   'trim_out_of_range',
 ] as const;
 

@@ -69,14 +69,6 @@ export const compressFieldsSchema = z.object({
   /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
   allowResize: z.enum(['true', 'false']).default('false'),
 });
-export const rotateFieldsSchema = z.object({
-  angle: z.coerce
-    .number()
-    .int()
-    .refine((a) => a % 90 === 0, 'must be a multiple of 90')
-    .refine((a) => Math.abs(a) <= 36_000, 'is too large')
-    .default(90),
-});
 /**
  * The largest input the model upscales, in pixels, per factor: set by the time it takes
  * (bench/upscale.bench.mjs, README), so one image stays under about half a minute on one core.

@@ -12,6 +12,7 @@ export * from './media.js';
 export * from './batches.js';
 export * from './editors.js';
 export * from './resize.js';
+export * from './rotate.js';
 export * from './remove-background.js';
 export * from './payments.js';
 export * from './api-keys.js';

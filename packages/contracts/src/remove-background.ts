@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What `POST /api/remove-background` writes: both keep transparency. */
+/** What `POST /api/remove-background` writes: both keep transparency and every pixel (WebP lossless). */
 export const REMOVE_BACKGROUND_FORMATS = ['png', 'webp'] as const;
 export type RemoveBackgroundFormat = (typeof REMOVE_BACKGROUND_FORMATS)[number];
 

@@ -67,6 +67,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   last_admin: 409,
   too_many_renders: 429,
   text_too_large: 422,
-  target_unreachable: 422,
   trim_out_of_range: 422,
 };

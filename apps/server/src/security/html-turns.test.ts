@@ -6,7 +6,13 @@ import { hasChromium } from '../test/chromium-processes.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
-const PLAIN: RenderRequest = { html: '<p>hello</p>', width: 200, fullPage: false, format: 'png' };
+const PLAIN: RenderRequest = {
+  html: '<p>hello</p>',
+  width: 200,
+  fullPage: false,
+  scale: 1,
+  format: 'png',
+};
 const STUCK = { html: '<script>for (;;) {}</script>', width: 200, fullPage: false };
 
 /** One user's flood of renders cannot hold HTML to image for everyone else. */

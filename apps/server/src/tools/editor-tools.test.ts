@@ -61,6 +61,75 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       expect([out.width, out.height]).toEqual([120, 50]);
       expect(out.at(0, 0)).toEqual([255, 0, 0, 255]);
     });
+
+    /** 200 × 100 in four quarters: red, blue above; green, white below. */
+    const quarters = () => {
+      const quarter = (background: string, left: number, top: number) => ({
+        input: { create: { width: 100, height: 50, channels: 3 as const, background } },
+        left,
+        top,
+      });
+      return sharp({ create: { width: 200, height: 100, channels: 3, background: '#000' } })
+        .composite([
+          quarter('#ff0000', 0, 0),
+          quarter('#0000ff', 100, 0),
+          quarter('#00ff00', 0, 50),
+          quarter('#ffffff', 100, 50),
+        ])
+        .png()
+        .toBuffer();
+    };
+    const RED = [255, 0, 0, 255];
+    const BLUE = [0, 0, 255, 255];
+    const WHITE = [255, 255, 255, 255];
+
+    it.each([
+      // Turned clockwise, the top right quarter (50 × 100 of 100 × 200) was the top left.
+      ['turned 90°', { turn: '90', x: '50', y: '0', width: '50', height: '100' }, [50, 100], RED],
+      [
+        'turned 180°',
+        { turn: '180', x: '0', y: '0', width: '100', height: '50' },
+        [100, 50],
+        WHITE,
+      ],
+      [
+        'mirrored',
+        { flipHorizontal: 'true', x: '0', y: '0', width: '100', height: '50' },
+        [100, 50],
+        BLUE,
+      ],
+      [
+        'flipped',
+        { flipVertical: 'true', x: '100', y: '0', width: '100', height: '50' },
+        [100, 50],
+        WHITE,
+      ],
+      // Mirrored first, then turned, as the editor shows it.
+      [
+        'mirrored and turned 90°',
+        { flipHorizontal: 'true', turn: '90', x: '50', y: '0', width: '50', height: '100' },
+        [50, 100],
+        BLUE,
+      ],
+    ])('cuts the rectangle of the image %s', async (_, fields, size, colour) => {
+      const res = await post('/api/crop', fields, await quarters());
+      expect(res.statusCode, res.body).toBe(200);
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual(size);
+      expect(out.at(0, 0)).toEqual(colour);
+      expect(out.at(size[0]! - 1, size[1]! - 1)).toEqual(colour);
+    });
+
+    it('bounds the rectangle by the turned image', async () => {
+      // 200 × 100 turned is 100 × 200: y = 150 leaves 50 rows, x = 0 all 100 columns.
+      const res = await post(
+        '/api/crop',
+        { turn: '270', x: '0', y: '150', width: '500', height: '500' },
+        await quarters(),
+      );
+      const out = await rgba(res.rawPayload);
+      expect([out.width, out.height]).toEqual([100, 50]);
+    });
   });
 
   describe('watermark', () => {
@@ -213,6 +282,13 @@ describe('image editors: crop, watermark, meme, face blur', () => {
 
     it.each([
       ['/api/crop', { y: '0', width: '10', height: '10' }, 400, 'validation_failed', 'x'],
+      [
+        '/api/crop',
+        { x: '0', y: '0', width: '10', height: '10', turn: '45' },
+        400,
+        'validation_failed',
+        'turn',
+      ],
       [
         '/api/crop',
         { x: 'left', y: '0', width: '10', height: '10' },

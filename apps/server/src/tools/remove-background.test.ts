@@ -141,6 +141,21 @@ describe('remove background', () => {
     expect(meta).toMatchObject({ format: 'webp', hasAlpha: true });
     const out = await rgba(res.rawPayload);
     expect(alphaAt(out, 0.02, 0.05)).toBeLessThan(25);
+    // Lossless: every pixel that shows is the PNG's own (lossy WebP would change them).
+    const png = await rgba((await post({}, people)).rawPayload);
+    let differing = 0;
+    for (let i = 0; i < png.data.length; i += 4)
+      if (png.data[i + 3]! > 0 && !png.data.subarray(i, i + 4).equals(out.data.subarray(i, i + 4)))
+        differing += 1;
+    expect(differing).toBe(0);
+  });
+
+  it('writes PNG smaller than zlib level 6 (the former setting) for the same pixels', async () => {
+    const res = await post({}, people);
+    const { data, info } = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    const raw = { width: info.width, height: info.height, channels: info.channels };
+    const former = await sharp(data, { raw }).png({ compressionLevel: 6 }).toBuffer();
+    expect(res.rawPayload.length).toBeLessThan(former.length);
   });
 
   it('puts the subject on a chosen colour, fully opaque', async () => {

@@ -1,4 +1,6 @@
+import { MAX_HTML_IMAGE_PIXELS, MAX_HTML_IMAGE_SIDE } from '@refract/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { AppError } from '../../lib/app-error.js';
 import { BrowserOwner, type LiveBrowser } from './browser-owner.js';
 import { RenderTurns, type RenderTurnsOptions } from './render-turns.js';
@@ -8,11 +10,11 @@ export interface RenderRequest {
   width: number;
   height?: number;
   fullPage: boolean;
-  format: 'png' | 'jpeg';
+  scale: 1 | 2 | 3;
+  format: 'png' | 'jpeg' | 'webp';
 }
 
 const RENDER_TIMEOUT_MS = 10_000;
-const MAX_FULL_PAGE_HEIGHT = 16_000;
 const CONTENT_WAIT_MS = 2_000;
 /** Two renders at once: one per core. More would only queue inside Chromium. */
 const CONCURRENT_RENDERS = 2;
@@ -54,6 +56,12 @@ const renderTooLarge = () =>
     `This HTML needed more memory than a render may use (${RENDERER_MEMORY_CAP / 1024 / 1024} MB) and was stopped`,
   );
 
+/** The tallest page, in CSS pixels, whose image stays within the side and pixel limits. */
+export const maxCssHeight = (width: number, scale: number) =>
+  Math.floor(
+    Math.min(MAX_HTML_IMAGE_SIDE / scale, MAX_HTML_IMAGE_PIXELS / (width * scale * scale)),
+  );
+
 async function withinTimeLimit<T>(work: Promise<T>): Promise<T> {
   let timeout: NodeJS.Timeout | undefined;
   const timer = new Promise<never>((_, reject) => {
@@ -77,6 +85,8 @@ interface Slot {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** Device pixels per CSS pixel, fixed for a context's life. */
+  scale: number;
   /** The page's renderer died: it ran out of heap, or the memory watchdog killed it. */
   crashed: boolean;
 }
@@ -102,12 +112,16 @@ export class HtmlRenderer {
   }
 
   /** A pooled context of the current browser, or a new one; those of a dead browser are dropped. */
-  private async take(): Promise<Slot> {
-    for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) {
-      if (this.owner.isCurrent(slot.browser) && slot.browser.isConnected()) return slot;
-      void slot.context.close().catch(() => undefined);
-    }
-    return this.newSlot();
+  private async take(scale: number): Promise<Slot> {
+    const live = this.idle.filter(
+      (s) => this.owner.isCurrent(s.browser) && s.browser.isConnected(),
+    );
+    for (const dead of this.idle.filter((s) => !live.includes(s)))
+      void dead.context.close().catch(() => undefined);
+    const index = live.findIndex((s) => s.scale === scale);
+    const [slot] = index >= 0 ? live.splice(index, 1) : [];
+    this.idle = live;
+    return slot ?? this.newSlot(scale);
   }
 
   /**
@@ -128,10 +142,11 @@ export class HtmlRenderer {
   }
 
   /** A sealed context with one page: every request but data:/blob: refused, popups closed. */
-  private async newSlot(): Promise<Slot> {
+  private async newSlot(scale: number): Promise<Slot> {
     const live = await this.owner.get();
     const context = await live.browser.newContext({
       viewport: { width: 1280, height: 100 },
+      deviceScaleFactor: scale,
       acceptDownloads: false,
       serviceWorkers: 'block',
       offline: true,
@@ -153,6 +168,7 @@ export class HtmlRenderer {
       browser: live.browser,
       context,
       page: await context.newPage(),
+      scale,
       crashed: false,
     };
     slot.page.on('crash', () => (slot.crashed = true));
@@ -165,7 +181,7 @@ export class HtmlRenderer {
     let slot: Slot | undefined;
     let unwatch = () => {};
     try {
-      slot = await this.take();
+      slot = await this.take(request.scale);
       unwatch = slot.live.watch();
       const image = await withinTimeLimit(this.screenshot(slot.page, request));
       unwatch();
@@ -225,17 +241,19 @@ export class HtmlRenderer {
       await page.waitForLoadState('load', { timeout: CONTENT_WAIT_MS }).catch(() => undefined);
     const height = request.fullPage
       ? Math.min(
-          MAX_FULL_PAGE_HEIGHT,
+          maxCssHeight(request.width, request.scale),
           Number(await page.evaluate('document.documentElement.scrollHeight')),
         )
       : (request.height ?? 800);
-    return page.screenshot({
-      type: request.format,
+    const shot = await page.screenshot({
+      type: request.format === 'jpeg' ? 'jpeg' : 'png',
       clip: { x: 0, y: 0, width: request.width, height: Math.max(1, height) },
       fullPage: request.fullPage,
       timeout: RENDER_TIMEOUT_MS,
       ...(request.format === 'jpeg' ? { quality: 90 } : {}),
     });
+    // Chromium writes only PNG and JPEG; libvips turns the PNG into WebP.
+    return request.format === 'webp' ? sharp(shot).webp({ quality: 90 }).toBuffer() : shot;
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { htmlToImageBodySchema, MAX_HTML_BYTES } from '@refract/contracts';
+import {
+  htmlToImageBodySchema,
+  MAX_HTML_BYTES,
+  MAX_HTML_IMAGE_PIXELS,
+  MAX_HTML_IMAGE_SIDE,
+} from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { resolveExecutable } from '../../media/engines.js';
-import { HtmlRenderer } from '../../media/html/html-renderer.js';
+import { HtmlRenderer, maxCssHeight } from '../../media/html/html-renderer.js';
 import type { Services } from '../../services/services.js';
 import { downloadHeaders, runMetered } from './metered.js';
+
+const EXTENSIONS = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const;
 
 /** POST /api/html-to-image: JSON in, an image out, rendered in the sealed Chromium. */
 export const htmlToImageRoutes =
@@ -22,9 +29,13 @@ export const htmlToImageRoutes =
         config: {
           access: 'userOrKey',
           metered: true,
-          produces: { contentTypes: ['image/png', 'image/jpeg'], description: 'The image' },
+          produces: {
+            contentTypes: ['image/png', 'image/jpeg', 'image/webp'],
+            description: 'The image',
+          },
           errors: [
             'empty_html',
+            'image_too_large',
             'payload_too_large',
             'quota_exceeded',
             'engine_unavailable',
@@ -46,6 +57,15 @@ export const htmlToImageRoutes =
         if (Buffer.byteLength(body.html) > MAX_HTML_BYTES) {
           throw new AppError(413, 'payload_too_large', 'The HTML is larger than 1 MB');
         }
+        // The viewport (or a full page's first screen) must fit; a full page is cut at the limit.
+        const shownHeight = body.height ?? (body.fullPage ? 100 : 800);
+        if (shownHeight > maxCssHeight(body.width, body.scale)) {
+          throw new AppError(
+            422,
+            'image_too_large',
+            `${body.width} × ${shownHeight} at ${body.scale}× is larger than ${MAX_HTML_IMAGE_PIXELS / 1_000_000} megapixels or ${MAX_HTML_IMAGE_SIDE} pixels high`,
+          );
+        }
         if (!context.engines.chromium.available) {
           throw new AppError(
             503,
@@ -61,11 +81,7 @@ export const htmlToImageRoutes =
           () => renderer.render(body, request.user!.id),
         );
         return reply
-          .headers(
-            body.format === 'jpeg'
-              ? downloadHeaders('image/jpeg', 'html-image.jpg')
-              : downloadHeaders('image/png', 'html-image.png'),
-          )
+          .headers(downloadHeaders(`image/${body.format}`, `html-image.${EXTENSIONS[body.format]}`))
           .send(image);
       },
     );

@@ -6,11 +6,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
 import { UserText } from '../user-text';
+import type { RefusedFile } from './refused-files';
 
 /**
  * Drag and drop or click (or Enter/Space) to pick files, drop a folder, or paste images. Files
- * over `maxBytes` or of another kind are left out here with a message; the server enforces the
- * same limits. Several files make a batch (components/tool/batch).
+ * over `maxBytes` or of another kind are left out here, each named with its reason; the server
+ * enforces the same limits. Several files make a batch (components/tool/batch).
  */
 const KIND_ICON = { image: IconPhoto, audio: IconMusic, video: IconMovie };
 
@@ -25,41 +26,52 @@ export function FileDrop(props: {
   disabled?: boolean;
   /** How many files are chosen (more than one: the list below names them). */
   count?: number;
-  onFiles(files: File[]): void;
-  onReject(message: string): void;
+  /** Every pick: the files taken, and each file left out with its reason. */
+  onPick(accepted: File[], refused: RefusedFile[]): void;
 }) {
   const { t } = useTranslation();
   const kind = props.kind ?? 'image';
   const KindIcon = KIND_ICON[kind];
-  const { onFiles, disabled, maxBytes } = props;
+  const { onPick, disabled, maxBytes } = props;
+  const tooLarge = t('tool.tooLarge', { limit: formatBytes(maxBytes) });
+  const wrongType = t(`tool.wrongKind.${kind}`);
 
   // Images pasted anywhere on the page are taken as chosen files.
   useEffect(() => {
     if (kind !== 'image' || disabled) return;
     const onPaste = (event: ClipboardEvent) => {
-      const pasted = [...(event.clipboardData?.files ?? [])].filter(
-        (file) => file.type.startsWith('image/') && file.size <= maxBytes,
-      );
-      if (pasted.length > 0) onFiles(pasted);
+      const pasted = [...(event.clipboardData?.files ?? [])];
+      const taken: File[] = [];
+      const refused: RefusedFile[] = [];
+      for (const file of pasted) {
+        const reason = !file.type.startsWith('image/')
+          ? wrongType
+          : file.size > maxBytes
+            ? tooLarge
+            : null;
+        if (reason) refused.push({ name: file.name, reason });
+        else taken.push(file);
+      }
+      if (pasted.length > 0) onPick(taken, refused);
     };
     window.addEventListener('paste', onPaste);
     return () => window.removeEventListener('paste', onPaste);
-  }, [kind, disabled, maxBytes, onFiles]);
+  }, [kind, disabled, maxBytes, onPick, tooLarge, wrongType]);
 
   return (
     <Dropzone
-      onDrop={(files) => files.length > 0 && props.onFiles(files)}
-      onReject={(rejections) => {
-        const tooLarge = rejections[0]?.errors.some((e) => e.code === 'file-too-large');
-        const reason = tooLarge
-          ? t('tool.tooLarge', { limit: formatBytes(props.maxBytes) })
-          : t('tool.wrongType');
-        props.onReject(
-          rejections.length > 1 || (props.count ?? 0) > 1
-            ? t('batch.leftOut', { count: rejections.length, reason })
-            : reason,
-        );
-      }}
+      // One call per pick (react-dropzone's onDrop has both lists), so a pick that is partly
+      // refused still names every file it left out.
+      onDrop={() => undefined}
+      onDropAny={(accepted, rejections) =>
+        onPick(
+          accepted,
+          rejections.map(({ file, errors }) => ({
+            name: file.name,
+            reason: errors.some((e) => e.code === 'file-too-large') ? tooLarge : wrongType,
+          })),
+        )
+      }
       maxSize={props.maxBytes}
       accept={props.accept}
       multiple

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconFileZip, IconPlayerStop } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { UNLIMITED, type ToolEntry, type User } from '@refract/contracts';
@@ -30,6 +30,8 @@ export function BatchPanel(props: {
   /** Each file may have its own setting in the editor (then not every setting is shared). */
   perFile?: boolean;
   submitLabel: string;
+  /** The start button says "… and download": the zip is saved when the batch ends. */
+  downloadOnDone?: boolean;
   /** A check before sending (e.g. nothing to blur yet): a message stops the batch. */
   validate?(): string | null;
   onRemove(index: number): void;
@@ -89,6 +91,12 @@ export function BatchPanel(props: {
           : null;
   const invalid = props.validate?.() ?? null;
   const counts = run.batch?.counts;
+  const zip = run.batch ? `/api/batches/${run.batch.id}/zip` : null;
+  const ended = run.phase === 'done' && (counts?.done ?? 0) > 0;
+  const { downloadOnDone } = props;
+  useEffect(() => {
+    if (downloadOnDone && ended && zip) void saveBatchDownload(zip);
+  }, [downloadOnDone, ended, zip]);
 
   return (
     <Stack gap="sm">
@@ -155,7 +163,7 @@ export function BatchPanel(props: {
             size="md"
             color="green"
             leftSection={<IconFileZip size={18} />}
-            onClick={() => void saveBatchDownload(`/api/batches/${run.batch!.id}/zip`)}
+            onClick={() => void saveBatchDownload(zip!)}
           >
             {t('batch.downloadAll')}
           </Button>

@@ -22,6 +22,7 @@ export function BlurFacePage() {
       tool={tool}
       endpoint="/api/blur-face"
       submitLabel={t('blurFace.submit')}
+      downloadOnDone
       failedMessage={t('blurFace.failed')}
       showSizes={false}
       onFileChange={areas.reset}

@@ -1,4 +1,15 @@
-import { Group, Image, Stack, Textarea } from '@mantine/core';
+import {
+  Group,
+  Image,
+  NumberInput,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+} from '@mantine/core';
+import { HTML_IMAGE_FORMATS } from '@refract/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DownloadButton } from '../../../components/tool/download-button';
@@ -19,6 +30,11 @@ export function HtmlToImagePage() {
   const errorMessage = useErrorMessage();
   const [html, setHtml] = useState(EXAMPLE);
   const [emptyError, setEmptyError] = useState(false);
+  const [width, setWidth] = useState(1280);
+  const [height, setHeight] = useState(800);
+  const [scale, setScale] = useState('1');
+  const [fullPage, setFullPage] = useState(true);
+  const [format, setFormat] = useState<(typeof HTML_IMAGE_FORMATS)[number]>('png');
   const run = useToolRun('/api/html-to-image');
   const whenSignedIn = useWhenSignedIn();
 
@@ -26,7 +42,7 @@ export function HtmlToImagePage() {
     event.preventDefault();
     setEmptyError(!html.trim());
     if (!html.trim()) return;
-    const body = JSON.stringify({ html, width: 1280, fullPage: true });
+    const body = JSON.stringify({ html, width, height, fullPage, scale: Number(scale), format });
     whenSignedIn(() => void run.run(body));
   }
 
@@ -43,6 +59,61 @@ export function HtmlToImagePage() {
         maxRows={20}
         styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
       />
+      <Text size="sm" c="dimmed">
+        {t('htmlToImage.sealed')}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <NumberInput
+          label={t('htmlToImage.width')}
+          min={100}
+          max={4000}
+          clampBehavior="strict"
+          value={width}
+          onChange={(value) => setWidth(Number(value) || 100)}
+        />
+        <NumberInput
+          label={t('htmlToImage.height')}
+          description={fullPage ? t('htmlToImage.heightFullPage') : undefined}
+          min={100}
+          max={16000}
+          clampBehavior="strict"
+          value={height}
+          onChange={(value) => setHeight(Number(value) || 100)}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="html-to-image-scale">
+            {t('htmlToImage.scale')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby="html-to-image-scale"
+            value={scale}
+            onChange={setScale}
+            data={['1', '2', '3'].map((value) => ({ value, label: `${value}×` }))}
+          />
+        </Stack>
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="html-to-image-format">
+            {t('htmlToImage.format')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby="html-to-image-format"
+            value={format}
+            onChange={(value) => setFormat(value as typeof format)}
+            data={HTML_IMAGE_FORMATS.map((value) => ({ value, label: value.toUpperCase() }))}
+          />
+        </Stack>
+      </SimpleGrid>
+      <Switch
+        label={t('htmlToImage.fullPage')}
+        checked={fullPage}
+        onChange={(e) => setFullPage(e.currentTarget.checked)}
+      />
+      <Text size="xs" c="dimmed">
+        {t('htmlToImage.outputSize', {
+          width: width * Number(scale),
+          height: height * Number(scale),
+        })}
+      </Text>
       <ErrorAlert message={error} />
       <ToolSubmit
         service="convert-html-to-image"

@@ -24,6 +24,7 @@ export function MemePage() {
       tool={tool}
       endpoint="/api/meme"
       submitLabel={t('meme.submit')}
+      downloadOnDone
       failedMessage={t('meme.failed')}
       showSizes={false}
       fields={(form) => {

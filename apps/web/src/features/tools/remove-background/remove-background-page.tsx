@@ -42,7 +42,7 @@ export function RemoveBackgroundPage() {
                 onChange={(value) => setFormat(value as RemoveBackgroundFormat)}
                 data={[
                   { value: 'png', label: 'PNG' },
-                  { value: 'webp', label: 'WebP' },
+                  { value: 'webp', label: t('removeBackground.webpLossless') },
                 ]}
               />
             </Stack>
@@ -61,6 +61,9 @@ export function RemoveBackgroundPage() {
               />
             </Stack>
           </SimpleGrid>
+          <Text size="xs" c="dimmed">
+            {t('removeBackground.formatHint')}
+          </Text>
           {choice === 'colour' && (
             <ColorInput
               label={t('removeBackground.colourLabel')}

@@ -64,6 +64,7 @@ export function ResizePage() {
       tool={tool}
       endpoint="/api/resize"
       submitLabel={t('resize.submit')}
+      downloadOnDone
       failedMessage={t('resize.failed')}
       onFileChange={(next) => {
         setFile(next);

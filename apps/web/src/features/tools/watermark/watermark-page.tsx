@@ -57,6 +57,7 @@ export function WatermarkPage() {
       tool={tool}
       endpoint="/api/watermark"
       submitLabel={t('watermark.submit')}
+      downloadOnDone
       failedMessage={t('watermark.failed')}
       showSizes={false}
       onFileChange={positions.reset}
