@@ -210,9 +210,26 @@ export const jobSchema = z.object({
 export type Job = z.infer<typeof jobSchema>;
 
 /** One of the user's recent jobs (`GET /api/jobs`): its state, and where its file is. */
+/** A batch in the recent list: one entry for all its files, which `/api/batches/{id}` lists. */
+export const recentBatchSchema = z.object({
+  id: z.string(),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+});
+
 export const recentJobSchema = jobSchema.extend({
   /** The service it used (convert-audio, compress-video, …). */
   service: z.string(),
+  /** The tool that ran it (convert-audio, compress, …). */
+  tool: z.string(),
+  /** The name the file was uploaded with (a batch's: its first file's). */
+  inputName: z.string().nullable(),
+  /**
+   * Set when the entry stands for a whole batch: its status is the batch's (running while a
+   * file waits or runs, failed when every file failed, else done), and `resultUrl` its zip.
+   */
+  batch: recentBatchSchema.nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   /** `/api/jobs/{id}/result` while the file is kept; null otherwise. */

@@ -309,11 +309,26 @@ export function jobsRepository(db: Kysely<Database>) {
      * (created_at and id of the last one seen). Slots still receiving their upload are not jobs yet.
      */
     listForUser(userId: string, limit: number, before?: { createdAt: string; id: string }) {
+      // A batch is listed once, by its first file; batchCounts tells how all its files stand.
       let query = db
         .selectFrom('jobs')
         .selectAll()
         .where('user_id', '=', userId)
-        .where('status', '!=', 'receiving');
+        .where('status', '!=', 'receiving')
+        .where((eb) =>
+          eb.or([
+            eb('batch_id', 'is', null),
+            eb(
+              'batch_index',
+              '=',
+              eb
+                .selectFrom('jobs as first')
+                .select((f) => f.fn.min('first.batch_index').as('index'))
+                .whereRef('first.batch_id', '=', 'jobs.batch_id')
+                .where('first.status', '!=', 'receiving'),
+            ),
+          ]),
+        );
       if (before)
         query = query.where((eb) =>
           eb.or([
@@ -322,6 +337,31 @@ export function jobsRepository(db: Kysely<Database>) {
           ]),
         );
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    /** How the files of each of these batches stand: total, done and failed. */
+    async batchCounts(batchIds: string[]) {
+      if (batchIds.length === 0)
+        return new Map<string, { total: number; done: number; failed: number }>();
+      const rows = await db
+        .selectFrom('jobs')
+        .where('batch_id', 'in', batchIds)
+        .where('status', '!=', 'receiving')
+        .select((eb) => [
+          'batch_id',
+          eb.fn.countAll().as('total'),
+          eb.fn.sum(eb.case().when('status', '=', 'done').then(1).else(0).end()).as('done'),
+          eb.fn.sum(eb.case().when('status', '=', 'failed').then(1).else(0).end()).as('failed'),
+        ])
+        .groupBy('batch_id')
+        .execute();
+      // PostgreSQL answers counts and sums as strings.
+      return new Map(
+        rows.map((row) => [
+          row.batch_id!,
+          { total: Number(row.total), done: Number(row.done), failed: Number(row.failed) },
+        ]),
+      );
     },
 
     /** Slots claimed before `before` whose upload never became a job (their process died). */

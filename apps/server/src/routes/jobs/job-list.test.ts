@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recentJobsSchema } from '@refract/contracts';
 import { jobsRepository } from '../../db/repositories/jobs-repository.js';
 import { bearer, registerUser } from '../../test/accounts.js';
+import { batchEnded, postBatch } from '../../test/batches.js';
+import * as images from '../../test/image-fixtures.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -19,7 +21,13 @@ describeEachDatabase('GET /api/jobs', (kind) => {
       { id, user_id: userId, tool: 'convertAudio', created_at: createdAt },
       { perUser: 100, queue: 100 },
     );
-    const admission = { fields: '{}', service: 'convert-audio', period_start: '', input_bytes: 5 };
+    const admission = {
+      fields: '{}',
+      service: 'convert-audio',
+      period_start: '',
+      input_bytes: 5,
+      input_name: 'song.ogg',
+    };
     await jobs.admit(id, admission, createdAt);
     const run = await jobs.claim(id, createdAt);
     if (done)
@@ -49,6 +57,9 @@ describeEachDatabase('GET /api/jobs', (kind) => {
       filename: 'converted.mp3',
       resultUrl: '/api/jobs/a-new/result',
       service: 'convert-audio',
+      tool: 'convertAudio',
+      inputName: 'song.ogg',
+      batch: null,
     });
     expect(page1.jobs[1]).toMatchObject({ status: 'running', resultUrl: null });
     expect(page1.nextCursor).toEqual(expect.any(String));
@@ -65,6 +76,33 @@ describeEachDatabase('GET /api/jobs', (kind) => {
       (await t.app.inject({ url: '/api/jobs', headers: bearer(bob.token) })).json(),
     );
     expect(bobs.jobs.map((j) => j.id)).toEqual(['b-job']);
+  });
+
+  it('names each entry by its file and tool, and lists a batch once with how its files stand', async () => {
+    const { token } = await registerUser(t.app);
+    const png = await images.pngBytes();
+    const files = [
+      { name: 'IMG_2001.png', content: png },
+      { name: 'damaged.jpg', content: await images.truncatedJpeg() },
+      { name: 'beach.png', content: png },
+    ];
+    const posted = await postBatch(t.app, '/api/batch/rotate', token, { angle: '90' }, files);
+    expect(posted.statusCode, posted.body).toBe(202);
+    const batchId = posted.json().batchId as string;
+    await batchEnded(t.app, token, batchId);
+
+    const res = await t.app.inject({ url: '/api/jobs', headers: bearer(token) });
+    const { jobs } = recentJobsSchema.parse(res.json());
+    // Three files, one entry: the batch, named by its first file, with its zip.
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      tool: 'rotate',
+      inputName: 'IMG_2001.png',
+      status: 'done',
+      progress: 100,
+      resultUrl: `/api/batches/${batchId}/zip`,
+      batch: { id: batchId, total: 3, done: 2, failed: 1 },
+    });
   });
 
   it('refuses strangers and malformed cursors', async () => {

@@ -33,13 +33,34 @@ function decodeCursor(cursor: string) {
   throw new AppError(400, 'validation_failed', 'Invalid cursor: pass nextCursor as it was given');
 }
 
-function describeRecent(job: JobRow): RecentJob {
-  return {
+type BatchCounts = NonNullable<RecentJob['batch']>;
+
+/** A batch's state from its files': running while any is unfinished, failed when all failed. */
+function batchStatus(counts: Omit<BatchCounts, 'id'>): RecentJob['status'] {
+  if (counts.done + counts.failed < counts.total) return 'running';
+  return counts.failed === counts.total ? 'failed' : 'done';
+}
+
+function describeRecent(job: JobRow, counts?: Omit<BatchCounts, 'id'>): RecentJob {
+  const listed = {
     ...describeJob(job),
     service: job.service,
+    tool: job.tool,
+    inputName: job.input_name,
     createdAt: job.created_at,
     finishedAt: job.finished_at,
     resultUrl: job.status === 'done' && job.result_file ? `/api/jobs/${job.id}/result` : null,
+    batch: null,
+  };
+  if (!job.batch_id || !counts) return listed;
+  const status = batchStatus(counts);
+  return {
+    ...listed,
+    status,
+    progress: Math.round(((counts.done + counts.failed) / Math.max(counts.total, 1)) * 100),
+    error: undefined,
+    resultUrl: counts.done > 0 ? `/api/batches/${job.batch_id}/zip` : null,
+    batch: { id: job.batch_id, ...counts },
   };
 }
 
@@ -55,7 +76,8 @@ export const jobRoutes =
       {
         config: { access: 'userOrKey', errors: ['validation_failed'] },
         schema: {
-          summary: 'Your recent audio and video jobs, newest first',
+          summary:
+            'Your recent jobs (audio, video and batches), newest first; a batch is one entry',
           tags,
           querystring: recentJobsQuerySchema,
           response: { 200: recentJobsSchema },
@@ -65,10 +87,10 @@ export const jobRoutes =
         const { limit, cursor } = request.query;
         const before = cursor === undefined ? undefined : decodeCursor(cursor);
         // One more than asked tells whether an older page exists.
-        const rows = await jobs.recent(request.user!, limit + 1, before);
+        const { rows, batches } = await jobs.recent(request.user!, limit + 1, before);
         const page = rows.slice(0, limit);
         return {
-          jobs: page.map(describeRecent),
+          jobs: page.map((job) => describeRecent(job, batches.get(job.batch_id ?? ''))),
           nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null,
         };
       },

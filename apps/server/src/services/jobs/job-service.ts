@@ -309,9 +309,15 @@ export function jobService(deps: {
       shuttingDown = true;
     },
 
-    /** The user's recent jobs, newest first (`GET /api/jobs`). */
-    recent: (user: UserRow, limit: number, before?: { createdAt: string; id: string }) =>
-      jobs.listForUser(user.id, limit, before),
+    /**
+     * The user's recent jobs, newest first (`GET /api/jobs`), a batch once (by its first file),
+     * with how each listed batch's files stand.
+     */
+    async recent(user: UserRow, limit: number, before?: { createdAt: string; id: string }) {
+      const rows = await jobs.listForUser(user.id, limit, before);
+      const batchIds = rows.flatMap((row) => (row.batch_id ? [row.batch_id] : []));
+      return { rows, batches: await jobs.batchCounts(batchIds) };
+    },
 
     /** The job when it is the user's own; anyone else is told it does not exist. */
     async owned(user: UserRow, id: string): Promise<JobRow> {
