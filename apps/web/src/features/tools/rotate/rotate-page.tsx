@@ -91,6 +91,8 @@ export function RotatePage() {
               value={settings.angle}
               onChange={(value) => Number.isFinite(Number(value)) && set({ angle: Number(value) })}
               w={110}
+              // A signed number reads left to right, or Arabic shows "-20" as "20-".
+              dir="ltr"
             />
           </Group>
           <Group gap="xs">
