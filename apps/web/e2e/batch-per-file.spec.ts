@@ -83,7 +83,7 @@ test('crop steps through a batch by keyboard: the second image gets its own fram
     page.getByRole('button', { name: 'Download all (.zip)' }).click(),
   ]);
   const [first, second] = await zipSizes((await zip.path())!);
-  // react-easy-crop rounds its rectangle: a pixel either way.
+  // The frame rounds its rectangle to whole pixels: one either way.
   expect(Math.abs(first![0] - 600)).toBeLessThanOrEqual(1);
   expect(Math.abs(first![1] - 450)).toBeLessThanOrEqual(1);
   expect(Math.abs(second![0] - 400)).toBeLessThanOrEqual(1);
