@@ -9,18 +9,9 @@ const QUOTA = 50;
 const CHARGES = 200;
 const png = await openAsBlob(await smallPng());
 
-// Two ways to charge: the bare charge endpoint, and a real tool on a 64×64 PNG, whose charge is
-// held while the tool runs and confirmed after.
+// A real tool on a 64×64 PNG, whose charge is held while the tool runs and confirmed after.
+// (`POST /api/user/track` no longer charges a service its tool charges: issue 36.)
 const ways = [
-  {
-    label: 'POST /api/user/track (charge only)',
-    service: 'create-meme',
-    request: () => ({
-      path: '/api/user/track',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ service: 'create-meme', imageCount: 1 }),
-    }),
-  },
   {
     label: 'POST /api/rotate (64×64 PNG)',
     service: 'modify-rotate',
