@@ -35,7 +35,8 @@ const call = async (base, token, path, init = {}) => {
 /** Sets the Basic plan's quota of `service` to QUOTA, as an admin would on /admin/plans. */
 async function setQuota(refract, service) {
   const plans = (await call(refract.base, refract.token, '/api/subscriptions/plans')).body;
-  const { _id, ...basic } = plans.find((p) => p.name === 'Basic');
+  // `archived` is read-only: a plan is archived by DELETE, not by PUT.
+  const { _id, archived: _archived, ...basic } = plans.find((p) => p.name === 'Basic');
   basic.services = basic.services.map((s) =>
     s.name === service ? { ...s, monthlyQuota: QUOTA, annualQuota: QUOTA } : s,
   );
@@ -44,7 +45,8 @@ async function setQuota(refract, service) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(basic),
   });
-  if (put.status !== 200) throw new Error(`plan update answered ${put.status}`);
+  if (put.status !== 200)
+    throw new Error(`plan update answered ${put.status}: ${JSON.stringify(put.body)}`);
 }
 
 async function contend(env, label) {
