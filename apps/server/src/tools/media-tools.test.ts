@@ -194,7 +194,7 @@ describe.skipIf(!hasFfmpeg)('audio and video tools', () => {
 
     it.each([
       ['/api/audio/convertaudio', 'audio', { format: 'exe' }],
-      ['/api/video/convert-video', 'video', { format: 'gif' }],
+      ['/api/video/convert-video', 'video', { format: 'exe' }],
       ['/api/audio/compress-audio', 'audio', { percentage: '5' }],
       ['/api/video/compress-video', 'video', { percentage: '95' }],
       ['/api/video/compress-video', 'video', { percentage: 'lots' }],
