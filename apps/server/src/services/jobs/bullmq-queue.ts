@@ -34,7 +34,7 @@ export function bullmqQueue(options: {
   /** 0: only add jobs here, never run them. */
   concurrency: number;
   /** Runs the next job the database picks (fairly); each entry is one job's wake-up. */
-  run(): Promise<void>;
+  run(jobId: string): Promise<void>;
   log: FastifyBaseLogger;
 }): JobQueue & {
   worker?: Worker;
@@ -52,7 +52,7 @@ export function bullmqQueue(options: {
   queue.on('error', throttledWarn(options.log, 'Redis queue'));
   const worker =
     options.concurrency > 0
-      ? new Worker(options.name, () => options.run(), {
+      ? new Worker(options.name, (entry) => options.run((entry.data as { jobId: string }).jobId), {
           connection,
           concurrency: options.concurrency,
           // A wake-up whose worker died is not retried by BullMQ: the job's record is re-queued
@@ -66,14 +66,14 @@ export function bullmqQueue(options: {
   return {
     kind: 'bullmq',
     worker,
-    async add(jobId, { again = false } = {}) {
+    async add(jobId, { again = false, delayMs } = {}) {
       // BullMQ refuses ':' in custom ids (it separates Redis key parts).
       const entryId = again ? `${jobId}-again-${randomUUID()}` : jobId;
       await deadline(
         queue.add(
           'media',
           { jobId },
-          { jobId: entryId, removeOnComplete: true, removeOnFail: true },
+          { jobId: entryId, removeOnComplete: true, removeOnFail: true, delay: delayMs },
         ),
       );
     },

@@ -8,8 +8,9 @@ export interface JobQueue {
    * Rejects (DeadlineExceeded included) when the wake-up could not be handed over in time.
    * `again`: the job ran before, and its earlier entry may still be in Redis (the wake-up of a
    * worker that died or is stopping), which would swallow an entry with the same id.
+   * `delayMs`: taken no sooner (a wake-up handed back by a process whose lane was full).
    */
-  add(jobId: string, options?: { again?: boolean }): Promise<void>;
+  add(jobId: string, options?: { again?: boolean; delayMs?: number }): Promise<void>;
   /** Resolves when the queue answers within its deadline (readiness). */
   ping(): Promise<void>;
   /** Stops taking jobs and waits up to `graceMs` for running ones; false if some still run. */
@@ -19,7 +20,7 @@ export interface JobQueue {
 }
 
 /** The embedded queue: ids wait in memory and `concurrency` of them run at once. */
-export function localQueue(concurrency: number, run: () => Promise<void>): JobQueue {
+export function localQueue(concurrency: number, run: () => Promise<unknown>): JobQueue {
   const waiting: string[] = [];
   let running = 0;
   let closed = false;

@@ -69,7 +69,7 @@ export function jobRunner(deps: {
 }) {
   const { jobs, quotas, config, log } = deps;
   const running = new Map<string, { abort: AbortController; token: string }>();
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<unknown>>();
   let closed = false;
   // Two lanes, each with its own bound (issue #35): image work fills every core, while ffmpeg's
   // jobs each use several threads, so fewer of them run at once.
@@ -83,19 +83,20 @@ export function jobRunner(deps: {
    * Runs the next job, chosen fairly from the database (jobs-repository `claimNext`), not the
    * one whose id woke us, then the next, while one of its lanes has room and a job. A wake-up
    * that comes while its job's lane is full is spent on nothing; that lane's running loop
-   * takes the job when its own ends, so every job is run.
+   * takes the job when its own ends, so every job is run. Resolves true when it found nothing
+   * to run while a lane was full: the wake-up may be for a job another process could run now.
    */
-  function runNext(): Promise<void> {
+  function runNext(): Promise<boolean> {
     wakeUps += 1;
-    if (closed) return Promise.resolve();
+    if (closed) return Promise.resolve(false);
     const work = claimAndRun();
     inFlight.add(work);
     return work.finally(() => inFlight.delete(work));
   }
 
-  async function claimAndRun(): Promise<void> {
+  async function claimAndRun(): Promise<boolean> {
     for (;;) {
-      if (closed) return;
+      if (closed) return false;
       const seen = wakeUps;
       const claimed = await claimInFreeLane();
       if (claimed) {
@@ -104,7 +105,7 @@ export function jobRunner(deps: {
         } finally {
           claimed.lane.active -= 1;
         }
-      } else if (wakeUps === seen) return;
+      } else if (wakeUps === seen) return Object.values(lanes).some((l) => l.active >= l.limit);
       // else: a wake-up came while we looked, and its job may have missed our query; again.
     }
   }

@@ -15,6 +15,8 @@ import { RUNNER_CHECK_MS, jobService } from './job-service.js';
 
 /** How often workers look for queued jobs whose wake-up Redis lost (one worker at a time). */
 const RECONCILE_MS = 15_000;
+/** How soon a wake-up handed back by a worker whose lane is full can be taken again. */
+const HAND_BACK_MS = 1_000;
 
 /**
  * Assembles the job machinery: the embedded queue by default, BullMQ when REDIS_URL is set.
@@ -50,7 +52,13 @@ export async function startJobSystem(
         redisUrl: config.redisUrl,
         name: queueName,
         concurrency,
-        run: runner.runNext,
+        run: async (jobId) => {
+          // A wake-up taken here while its job's lane is full goes back to the queue, a second
+          // later, for as long as the job waits: another worker with room takes it (issue #35).
+          if (!(await runner.runNext())) return;
+          if ((await jobs.find(jobId))?.status === 'queued')
+            await redis?.add(jobId, { again: true, delayMs: HAND_BACK_MS });
+        },
         log,
       })
     : undefined;
