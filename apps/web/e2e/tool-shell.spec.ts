@@ -78,8 +78,8 @@ for (const width of [1280, 375]) {
       'song.mp3: Not an image this tool can read.',
       'huge.png: This file is larger than the 10 MB limit.',
     ]);
-    // The usable one is taken: its preview shows.
-    await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toBeVisible();
+    // The usable one is taken: its preview (rotate's own, drawn as the server turns) shows.
+    await expect(page.getByRole('img', { name: 'Preview of the rotated image' })).toBeVisible();
     expect(await overflowsHorizontally(page)).toBe(false);
     await page.screenshot({ path: `test-results/shell-refused-en-${width}.png`, fullPage: true });
 
