@@ -12,6 +12,13 @@ if (unit) {
   // A suite that fails in a hook fails no test of its own; count it too.
   failed += Math.max(unit.numFailedTests, unit.numFailedTestSuites);
   skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+  // Name what failed, so the closing lines CI keeps say which tests to look at.
+  for (const file of unit.testResults) {
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedTests) console.log(`FAILED unit: ${file.name} › ${test.fullName}`);
+    if (file.status === 'failed' && failedTests.length === 0)
+      console.log(`FAILED unit suite: ${file.name}: ${(file.message ?? '').slice(0, 300)}`);
+  }
 } else {
   console.log('No unit test report (.ci/out/unit.json).');
   failed += 1;
@@ -22,6 +29,11 @@ if (e2e) {
   passed += e2e.stats.expected + e2e.stats.flaky;
   failed += e2e.stats.unexpected;
   skipped += e2e.stats.skipped;
+  const failedSpecs = (suite) => [
+    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `${spec.file} › ${spec.title}`),
+    ...(suite.suites ?? []).flatMap(failedSpecs),
+  ];
+  for (const name of e2e.suites.flatMap(failedSpecs)) console.log(`FAILED browser: ${name}`);
 } else {
   console.log('No browser test report (.ci/out/e2e.json).');
   failed += 1;
