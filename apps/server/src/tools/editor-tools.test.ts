@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { blurSigma, pixelBlockSize } from '@refract/contracts';
+import { BLUR_STYLES, blurFaceFieldsSchema, blurSigma, pixelBlockSize } from '@refract/contracts';
 import { bearer, registerUser } from '../test/accounts.js';
 import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
@@ -362,6 +362,14 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       const [weak, mild, normal] = [await variance('1'), await variance('2'), await variance('5')];
       expect(weak).toBeGreaterThan(mild * 2);
       expect(mild).toBeGreaterThan(normal * 1.5);
+    });
+
+    it("README's /blur-face row names every field the API takes", () => {
+      const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+      const row = readme.split('\n').find((line) => line.includes('`POST /api/blur-face`'))!;
+      for (const field of Object.keys(blurFaceFieldsSchema.shape))
+        expect(row, field).toContain(`\`${field}\``);
+      for (const style of BLUR_STYLES) expect(row, style).toContain(style);
     });
 
     it('with detect=true finds the faces itself and hides each one', async () => {
