@@ -99,6 +99,8 @@ for (const width of [1280, 375]) {
         path: `test-results/blur-face-${language}-${width}.png`,
         fullPage: true,
       });
+      await area.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/blur-face-${language}-${width}-area.png` });
 
       const [file] = await Promise.all([
         page.waitForEvent('download', { timeout: 60_000 }),

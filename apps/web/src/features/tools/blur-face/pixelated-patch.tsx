@@ -46,7 +46,16 @@ export function PixelatedPatch(props: {
       data-testid="blur-area-pixels"
       width={Math.max(1, Math.round(width * scale))}
       height={Math.max(1, Math.round(height * scale))}
-      style={{ position: 'absolute', left: -2, top: -2, pointerEvents: 'none', borderRadius: 4 }}
+      // Over the area's 2 px border (a child paints above it), so the canvas draws it again.
+      style={{
+        position: 'absolute',
+        left: -2,
+        top: -2,
+        pointerEvents: 'none',
+        borderRadius: 4,
+        outline: '2px solid var(--mantine-color-blue-5)',
+        outlineOffset: -2,
+      }}
     />
   );
 }
