@@ -51,8 +51,12 @@ const previewRuns = (page: Page) =>
       let run = 1;
       for (let x = 1; x < width; x += 1) {
         const same = [0, 1, 2].every((c) => row[x * 4 + c] === row[(x - 1) * 4 + c]);
-        if (same) run += 1;
-        else (runs.push(run), (run = 1));
+        if (same) {
+          run += 1;
+        } else {
+          runs.push(run);
+          run = 1;
+        }
       }
       return runs;
     });
