@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { pixelBlockSize } from '@refract/contracts';
@@ -103,6 +104,16 @@ for (const width of [1280, 375]) {
         path: `test-results/blur-face-${language}-${width}.png`,
         fullPage: true,
       });
+      if (language === 'en' && width === 1280) {
+        const { violations } = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .analyze();
+        expect(
+          violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([]);
+      }
       await area.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/blur-face-${language}-${width}-area.png` });
 
