@@ -136,7 +136,9 @@ test('face blur: detected and hand-placed areas, blurred by the server', async (
     timeout: 30_000,
   });
   await page.getByRole('button', { name: 'Blur and download' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Add at least one blur area first.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Add at least one blur area first, or turn on “Blur all faces”.',
+  );
 
   await choose(page, facesPhoto(), 'people.jpg');
   await page.getByRole('button', { name: 'Detect faces' }).click();

@@ -75,20 +75,77 @@ export const blurAreaSchema = z.object({
 });
 export type BlurArea = z.infer<typeof blurAreaSchema>;
 
-export const blurFaceFieldsSchema = z.object({
-  /** JSON text `[{x, y, width, height}]` in source pixels (multipart fields are strings). */
-  areas: z
-    .string({ error: 'areas is required' })
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON list of areas' });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.array(blurAreaSchema).min(1, 'add at least one area').max(MAX_BLUR_AREAS)),
-});
+/** How an area is hidden: blurred, pixelated (mosaic), or covered by a solid box. */
+export const BLUR_STYLES = ['blur', 'pixelate', 'box'] as const;
+export type BlurStyle = (typeof BLUR_STYLES)[number];
+export const BLUR_STRENGTH = { min: 1, max: 10, default: 5 } as const;
+
+/** The spec's 10 px blur at the default strength, grown with the box so a large face is as unreadable. */
+const MIN_SIGMA = 10;
+const SIGMA_PER_BOX_SIDE = 1 / 5;
+export const MAX_BLUR_SIGMA = 1000;
+
+/**
+ * The Gaussian's sigma for a box, in the box's own pixels: at the default strength (5) the
+ * spec's blur, max(10, longer side / 5); each step of strength is a fifth of that more or less.
+ */
+export function blurSigma(box: { width: number; height: number }, strength: number): number {
+  const base = Math.max(MIN_SIGMA, Math.max(box.width, box.height) * SIGMA_PER_BOX_SIDE);
+  return Math.min(MAX_BLUR_SIGMA, (base * strength) / BLUR_STRENGTH.default);
+}
+
+/**
+ * A pixelated box's block side in its own pixels: strength × 2 % of its longer side (10 % at the
+ * default), never under 2 px. Blocks start at the box's top-left corner; the last row and column
+ * are cut by the box's edge. The browser's preview and the server's download use this alike.
+ */
+export function pixelBlockSize(box: { width: number; height: number }, strength: number): number {
+  return Math.max(2, Math.round((Math.max(box.width, box.height) * strength) / 50));
+}
+
+const parseJson = (text: string, ctx: z.RefinementCtx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON list of areas' });
+    return z.NEVER;
+  }
+};
+
+export const blurFaceFieldsSchema = z
+  .object({
+    /**
+     * JSON text `[{x, y, width, height}]` in source pixels (multipart fields are strings).
+     * Required unless `detect` is true.
+     */
+    areas: z
+      .string()
+      .transform(parseJson)
+      .pipe(z.array(blurAreaSchema).max(MAX_BLUR_AREAS))
+      .optional(),
+    /** `true`: the server finds the faces in the image itself and hides them too. */
+    detect: flag.default('false'),
+    style: z.enum(BLUR_STYLES, { error: 'style must be blur, pixelate or box' }).default('blur'),
+    strength: z.coerce
+      .number({ error: 'strength must be a whole number from 1 to 10' })
+      .int('strength must be a whole number from 1 to 10')
+      .min(BLUR_STRENGTH.min, 'strength must be a whole number from 1 to 10')
+      .max(BLUR_STRENGTH.max, 'strength must be a whole number from 1 to 10')
+      .default(BLUR_STRENGTH.default),
+    /** The solid box's colour (style `box`). */
+    color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'color must be #rrggbb')
+      .default('#000000'),
+  })
+  .superRefine((fields, ctx) => {
+    if (fields.detect === 'false' && !fields.areas?.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['areas'],
+        message: fields.areas ? 'add at least one area' : 'areas is required (or send detect=true)',
+      });
+  });
 
 export const detectedFaceSchema = z.object({
   x: z.number(),

@@ -68,6 +68,7 @@ export const ERROR_CODES = [
   'too_many_renders',
   'text_too_large',
   'trim_out_of_range',
+  'no_faces_found',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

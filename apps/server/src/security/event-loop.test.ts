@@ -18,7 +18,10 @@ const FIELDS: Record<string, Record<string, string>[]> = {
   crop: [{ x: '0', y: '0', width: '10', height: '10' }],
   watermark: [{ text: 'mine' }],
   meme: [{ topText: 'top' }],
-  blurFace: [{ areas: '[{"x":0,"y":0,"width":50,"height":50}]' }],
+  blurFace: [
+    { areas: '[{"x":0,"y":0,"width":50,"height":50}]', style: 'pixelate' },
+    { detect: 'true' },
+  ],
   convertAudio: [{ format: 'wav' }],
   convertVideo: [{ format: 'mp4' }],
 };

@@ -71,6 +71,22 @@ describe('bounded image work', () => {
     expect(await spread(res.rawPayload)).toBeLessThan(12);
   });
 
+  it.each([
+    [{ style: 'pixelate', strength: '1' }, 5],
+    [{ style: 'blur', strength: '10' }, 5],
+    [{ style: 'box', detect: 'true' }, 5],
+    [{ style: 'pixelate', detect: 'true' }, 6],
+  ])('hides a 2000×2000 image whole with %j in at most %i pipelines', async (fields, most) => {
+    const input = await checkerboard(2000);
+    const areas = JSON.stringify([{ x: 0, y: 0, width: 100_000, height: 100_000 }]);
+    const before = imageSlotCounters().started;
+    const started = Date.now();
+    const res = await post('/api/blur-face', { areas, ...fields }, input);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(imageSlotCounters().started - before).toBeLessThanOrEqual(most);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it(`runs at most IMAGE_WORKERS pipelines at once, and another tool's small upload still succeeds`, async () => {
     const input = await noisePng(1000, 1000);
     const areas = JSON.stringify(

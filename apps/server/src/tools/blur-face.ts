@@ -1,22 +1,25 @@
 import { blurFaceFieldsSchema, toolById, type BlurArea } from '@refract/contracts';
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
 import type { z } from 'zod';
+import { AppError } from '../lib/app-error.js';
 import { resultName } from '../lib/result-name.js';
+import { detectFaces, detectionPixels } from '../media/faces/face-detector.js';
 import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
+import { hiddenPatch } from './hide-patch.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-/** The spec's 10 px blur, grown with the box so a large face is as unreadable as a small one. */
-const MIN_SIGMA = 10;
-const SIGMA_PER_BOX_SIDE = 1 / 5;
-const MAX_SIGMA = 1000;
 /**
- * Above this sigma the box is blurred shrunk (by sigma / EXACT_SIGMA) and grown back: a
- * Gaussian's cost grows with its sigma, so a box the size of a large image would take minutes.
- * Boxes up to 200 px a side (most faces) get the exact Gaussian.
+ * With `detect=true` and no areas sent, an image the detector finds no face in is refused
+ * (nothing to hide, so nothing charged) rather than sent back unchanged as if it were hidden.
  */
-const EXACT_SIGMA = 40;
+const noFacesFound = () =>
+  new AppError(
+    422,
+    'no_faces_found',
+    'No face was found in this image, and no area was given: add the areas to hide by hand.',
+  );
 
 export interface Box {
   left: number;
@@ -74,42 +77,21 @@ export function blurBoxes(areas: readonly BlurArea[], width: number, height: num
   return boxes;
 }
 
-/** One box blurred from its own pixels, as a PNG patch; two pipelines at most, one at a time. */
-async function blurredPatch(image: LoadedImage, box: Box, signal: AbortSignal) {
-  const sigma = Math.min(
-    MAX_SIGMA,
-    Math.max(MIN_SIGMA, Math.max(box.width, box.height) * SIGMA_PER_BOX_SIDE),
-  );
-  if (sigma <= EXACT_SIGMA) {
-    return inImageSlot(() => image.pipeline().extract(box).blur(sigma).png().toBuffer(), signal);
-  }
-  const shrink = sigma / EXACT_SIGMA;
-  const small = await inImageSlot(
-    () =>
-      image
-        .pipeline()
-        .extract(box)
-        .resize(
-          Math.max(1, Math.round(box.width / shrink)),
-          Math.max(1, Math.round(box.height / shrink)),
-          { fit: 'fill' },
-        )
-        .blur(EXACT_SIGMA)
-        .png()
-        .toBuffer(),
-    signal,
-  );
-  // sharp resizes before it blurs, so growing the patch back is a pipeline of its own.
-  return inImageSlot(
-    () => sharp(small).resize(box.width, box.height, { fit: 'fill' }).png().toBuffer(),
-    signal,
-  );
+/** Faces the detector finds in the image, in its pixels (in a worker, one image slot to read it). */
+async function findFaces(
+  image: LoadedImage,
+  source: { width: number; height: number },
+  signal: AbortSignal,
+) {
+  const pixels = await inImageSlot(() => detectionPixels(image.pipeline()), signal);
+  return detectFaces(pixels, source, signal);
 }
 
 export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>> = {
   id: 'blurFace',
   path: '/api/blur-face',
-  summary: 'Blur areas of an image (faces)',
+  summary: 'Blur, pixelate or cover areas of an image, and the faces it finds',
+  errors: ['no_faces_found', 'engine_unavailable', 'server_busy'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('blurFace').maxUploadBytes,
@@ -119,10 +101,15 @@ export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>>
     const image = await loadImage(input, signal);
     const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
       .autoOrient;
-    // Each box is blurred from its own pixels only, one after another; the rest stays untouched.
+    const areas: BlurArea[] = [...(fields.areas ?? [])];
+    if (fields.detect === 'true')
+      areas.push(...(await findFaces(image, { width, height }, signal)));
+    const boxes = blurBoxes(areas, width, height);
+    if (boxes.length === 0) throw noFacesFound();
+    // Each box is hidden from its own pixels only, one after another; the rest stays untouched.
     const patches: OverlayOptions[] = [];
-    for (const box of blurBoxes(fields.areas, width, height)) {
-      const patch = await blurredPatch(image, box, signal);
+    for (const box of boxes) {
+      const patch = await hiddenPatch(image, box, fields, signal);
       patches.push({ input: patch, left: box.left, top: box.top });
     }
     const result = await writeOwnFormat(

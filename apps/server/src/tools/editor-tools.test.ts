@@ -1,11 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BLUR_STYLES, blurFaceFieldsSchema, blurSigma, pixelBlockSize } from '@refract/contracts';
 import { bearer, registerUser } from '../test/accounts.js';
 import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
-import { changedBox, noisePng, rgba } from '../test/pixels.js';
+import { changedBox, noisePng, rgba, type Pixels } from '../test/pixels.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** A photo of people that ships with the face model's package (the detect-faces tests use it). */
+const samplePhoto = readFileSync(
+  join(
+    dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+    'demo',
+    'sample6.jpg',
+  ),
+);
 
 describe('image editors: crop, watermark, meme, face blur', () => {
   let t: TestApp;
@@ -275,7 +288,124 @@ describe('image editors: crop, watermark, meme, face blur', () => {
     });
   });
 
+  describe('face blur styles and detection', () => {
+    const areas = JSON.stringify([{ x: 20, y: 30, width: 100, height: 60 }]);
+    /** Every pixel of the box x 20–119, y 30–89, as [x, y, rgba]. */
+    const inBox = (out: Pixels) =>
+      Array.from({ length: 60 * 100 }, (_, i) => {
+        const x = 20 + (i % 100);
+        const y = 30 + Math.floor(i / 100);
+        return [x, y, out.at(x, y).join()] as const;
+      });
+
+    it('pixelates in blocks of strength × 2 % of the longer side, from the box corner', async () => {
+      const input = await noisePng(200, 150);
+      // strength 4 of a 100 px side: blocks of 8 px (13 columns, the last 4 px wide; 8 rows).
+      expect(pixelBlockSize({ width: 100, height: 60 }, 4)).toBe(8);
+      const res = await post('/api/blur-face', { areas, style: 'pixelate', strength: '4' }, input);
+      expect(res.statusCode, res.body).toBe(200);
+      const out = await rgba(res.rawPayload);
+      expect(changedBox(await rgba(input), out)).toEqual({
+        left: 20,
+        top: 30,
+        right: 119,
+        bottom: 89,
+      });
+      const blocks = new Map<string, Set<string>>();
+      for (const [x, y, colour] of inBox(out)) {
+        const key = `${Math.floor((x - 20) / 8)},${Math.floor((y - 30) / 8)}`;
+        blocks.set(key, (blocks.get(key) ?? new Set()).add(colour));
+      }
+      expect(blocks.size).toBe(13 * 8);
+      for (const colours of blocks.values()) expect(colours.size).toBe(1);
+      // Neighbouring blocks differ (noise), so the blocks are no larger than 8 px either.
+      expect(new Set([...blocks.values()].map((c) => [...c][0])).size).toBeGreaterThan(90);
+    });
+
+    it('covers the box with a solid colour, black by default', async () => {
+      const input = await noisePng(200, 150);
+      for (const [fields, expected] of [
+        [{ style: 'box', color: '#12ab34' }, '18,171,52,255'],
+        [{ style: 'box' }, '0,0,0,255'],
+      ] as const) {
+        const res = await post('/api/blur-face', { areas, ...fields }, input);
+        expect(res.statusCode, res.body).toBe(200);
+        const out = await rgba(res.rawPayload);
+        expect(new Set(inBox(out).map(([, , colour]) => colour))).toEqual(new Set([expected]));
+        expect(changedBox(await rgba(input), out)).toEqual({
+          left: 20,
+          top: 30,
+          right: 119,
+          bottom: 89,
+        });
+      }
+    });
+
+    it('blurs harder at a higher strength (sigma scales with it)', async () => {
+      const input = await noisePng(200, 150);
+      /**
+       * Variance of the red channel's step from each pixel to its right neighbour inside the
+       * box: the detail left of the noise (the box's own mean and slopes do not count).
+       */
+      const variance = async (strength: string) => {
+        const res = await post('/api/blur-face', { areas, strength }, input);
+        expect(res.statusCode, res.body).toBe(200);
+        const out = await rgba(res.rawPayload);
+        const steps = inBox(out)
+          .filter(([x]) => x < 119)
+          .map(([x, y]) => out.at(x + 1, y)[0]! - out.at(x, y)[0]!);
+        return steps.reduce((sum, step) => sum + step ** 2, 0) / steps.length;
+      };
+      expect(blurSigma({ width: 100, height: 60 }, 1)).toBe(4);
+      expect(blurSigma({ width: 100, height: 60 }, 10)).toBe(40);
+      // Sigma 4, 8 and 20: each leaves less detail; past that 8-bit rounding is all there is.
+      const [weak, mild, normal] = [await variance('1'), await variance('2'), await variance('5')];
+      expect(weak).toBeGreaterThan(mild * 2);
+      expect(mild).toBeGreaterThan(normal * 1.5);
+    });
+
+    it("README's /blur-face row names every field the API takes", () => {
+      const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+      const row = readme.split('\n').find((line) => line.includes('`POST /api/blur-face`'))!;
+      for (const field of Object.keys(blurFaceFieldsSchema.shape))
+        expect(row, field).toContain(`\`${field}\``);
+      for (const style of BLUR_STYLES) expect(row, style).toContain(style);
+    });
+
+    it('with detect=true finds the faces itself and hides each one', async () => {
+      const { faces } = (
+        await postForm(t.app, '/api/detect-faces', {
+          token,
+          file: { field: 'image', filename: 'photo.jpg', content: samplePhoto },
+        })
+      ).json() as { faces: { x: number; y: number; width: number; height: number }[] };
+      expect(faces.length).toBeGreaterThanOrEqual(3);
+      const res = await post('/api/blur-face', { detect: 'true', style: 'box' }, samplePhoto);
+      expect(res.statusCode, res.body).toBe(200);
+      const out = await rgba(res.rawPayload);
+      // Each face's centre is the box's black, in the JPEG written back (so nearly black).
+      for (const face of faces) {
+        const [r, g, b] = out.at(
+          Math.round(face.x + face.width / 2),
+          Math.round(face.y + face.height / 2),
+        );
+        expect(Math.max(r!, g!, b!), JSON.stringify(face)).toBeLessThan(16);
+      }
+      // And an area sent with it is hidden too.
+      const extra = JSON.stringify([{ x: 0, y: 0, width: 30, height: 30 }]);
+      const both = await post(
+        '/api/blur-face',
+        { detect: 'true', style: 'box', color: '#ffffff', areas: extra },
+        samplePhoto,
+      );
+      expect(Math.min(...(await rgba(both.rawPayload)).at(10, 10).slice(0, 3))).toBeGreaterThan(
+        240,
+      );
+    });
+  });
+
   describe('bad requests: a clear code, nothing charged, no temp file left', () => {
+    const oneArea = '[{"x":0,"y":0,"width":20,"height":20}]';
     const stats = async () =>
       (await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })).json()
         .imagesProcessed as number;
@@ -301,8 +431,16 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       ['/api/watermark', { text: 'a', rotation: '270' }, 400, 'validation_failed', 'rotation'],
       ['/api/meme', { position: 'sideways' }, 400, 'validation_failed', 'position'],
       ['/api/blur-face', {}, 400, 'validation_failed', 'areas'],
+      ['/api/blur-face', { detect: 'false' }, 400, 'validation_failed', 'areas'],
       ['/api/blur-face', { areas: '[{x: 1' }, 400, 'validation_failed', 'areas'],
       ['/api/blur-face', { areas: '[]' }, 400, 'validation_failed', 'areas'],
+      ['/api/blur-face', { detect: 'yes' }, 400, 'validation_failed', 'detect'],
+      ['/api/blur-face', { areas: oneArea, style: 'swirl' }, 400, 'validation_failed', 'style'],
+      ['/api/blur-face', { areas: oneArea, strength: '0' }, 400, 'validation_failed', 'strength'],
+      ['/api/blur-face', { areas: oneArea, strength: '11' }, 400, 'validation_failed', 'strength'],
+      ['/api/blur-face', { areas: oneArea, strength: '2.5' }, 400, 'validation_failed', 'strength'],
+      ['/api/blur-face', { areas: oneArea, strength: 'max' }, 400, 'validation_failed', 'strength'],
+      ['/api/blur-face', { areas: oneArea, color: 'red' }, 400, 'validation_failed', 'color'],
       [
         '/api/blur-face',
         { areas: '[{"x":0,"y":0,"width":19,"height":40}]' },
@@ -327,6 +465,20 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       '/api/meme': { topText: 'hi' },
       '/api/blur-face': { areas: '[{"x":0,"y":0,"width":20,"height":20}]' },
     };
+
+    it('detect=true on an image with no face and no area: 422 no_faces_found, uncharged', async () => {
+      const before = await stats();
+      const blank = await sharp({
+        create: { width: 640, height: 480, channels: 3, background: '#9a9a9a' },
+      })
+        .jpeg()
+        .toBuffer();
+      const res = await post('/api/blur-face', { detect: 'true' }, blank);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().code).toBe('no_faces_found');
+      expect(await stats()).toBe(before);
+      await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
+    });
 
     it.each(Object.keys(validFields))(
       '%s refuses broken files and oversize uploads',

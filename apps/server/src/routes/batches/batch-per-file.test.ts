@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer, registerUser } from '../../test/accounts.js';
@@ -12,6 +13,16 @@ const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#3a7' } })
     .png()
     .toBuffer();
+
+/** Photos of people that ship with the face model's package. */
+const demoPhoto = (name: string) =>
+  readFileSync(
+    join(
+      dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+      'demo',
+      name,
+    ),
+  );
 
 describeEachDatabase('batch per-file settings', (kind) => {
   let t: TestApp;
@@ -87,6 +98,47 @@ describeEachDatabase('batch per-file settings', (kind) => {
     expect(a!.equals(c!)).toBe(true);
     expect(a!.equals(b!)).toBe(false);
   }, 60_000);
+
+  it('with detect=true finds each file’s own faces; a file with none fails alone, uncharged', async () => {
+    const { token } = await registerUser(t.app);
+    const res = await postBatch(
+      t.app,
+      '/api/batch/blur-face',
+      token,
+      { detect: 'true', style: 'box', color: '#ffffff' },
+      [
+        { name: 'six.jpg', content: demoPhoto('sample6.jpg') },
+        { name: 'two.jpg', content: demoPhoto('sample2.jpg') },
+        { name: 'blank.png', content: await png(200, 150) },
+      ],
+    );
+    expect(res.statusCode, res.body).toBe(202);
+    const batch = await batchEnded(t.app, token, res.json().batchId, 120_000);
+    expect(batch.counts, JSON.stringify(batch.files)).toMatchObject({ done: 2, failed: 1 });
+    expect(batch.files[2]).toMatchObject({
+      status: 'failed',
+      charged: false,
+      error: { code: 'no_faces_found' },
+    });
+    expect(await used(t, token)).toBe(2);
+    const zip = await t.app.inject({ url: `/api/batches/${batch.id}/zip`, headers: bearer(token) });
+    const results = [...(await unzip(zip.rawPayload)).values()];
+    expect(results).toHaveLength(2);
+    // Each photo has white boxes where its own faces are: more near-white pixels than before.
+    for (const [i, name] of ['sample6.jpg', 'sample2.jpg'].entries()) {
+      const white = async (image: Buffer) => {
+        const { data } = await sharp(image)
+          .removeAlpha()
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        let count = 0;
+        for (let p = 0; p < data.length; p += 3)
+          if (data[p]! > 250 && data[p + 1]! > 250 && data[p + 2]! > 250) count += 1;
+        return count;
+      };
+      expect(await white(results[i]!), name).toBeGreaterThan((await white(demoPhoto(name))) + 2000);
+    }
+  }, 150_000);
 
   it.each([
     ['not JSON', '{2:', 'validation_failed', /perFile/],

@@ -2,7 +2,10 @@ import { ActionIcon, Box } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { blurSigma } from '@refract/contracts';
 import type { BlurRect } from './blur-areas';
+import type { HideSettings } from './blur-style';
+import { PixelatedPatch } from './pixelated-patch';
 
 /** Arrow keys move an area by this many preview pixels; with Shift they resize it. */
 const KEY_STEP = 5;
@@ -15,13 +18,17 @@ const KEYS: Record<string, [number, number]> = {
 
 /**
  * One blur area over the preview: drag it to move, drag its corner to resize, or use the
- * arrow keys (Shift to resize, Delete to remove). It blurs what is behind it as the download will.
+ * arrow keys (Shift to resize, Delete to remove). It hides what is behind it as the download
+ * will: the same sigma (a CSS blur's radius is its standard deviation), blocks or colour.
  */
 export function BlurAreaBox(props: {
   area: BlurRect;
   index: number;
   /** Preview pixels per source pixel. */
   scale: number;
+  settings: HideSettings;
+  /** The preview's image, once loaded: the pixelated patch is drawn from it. */
+  image: HTMLImageElement | null;
   onChange(area: BlurRect): void;
   onRemove(): void;
 }) {
@@ -29,7 +36,11 @@ export function BlurAreaBox(props: {
   const drag = useRef<{ mode: 'move' | 'resize'; x: number; y: number; start: BlurRect } | null>(
     null,
   );
-  const { area, scale } = props;
+  const { area, scale, settings } = props;
+  const blur =
+    settings.style === 'blur'
+      ? `blur(${blurSigma({ width: Math.round(area.width), height: Math.round(area.height) }, settings.strength) * scale}px)`
+      : undefined;
 
   function begin(event: PointerEvent<HTMLElement>, mode: 'move' | 'resize') {
     if (event.button !== 0) return;
@@ -77,6 +88,7 @@ export function BlurAreaBox(props: {
       tabIndex={0}
       aria-label={t('blurFace.areaLabel', { number: props.index + 1 })}
       data-testid="blur-area"
+      data-style={settings.style}
       onKeyDown={onKeyDown}
       onPointerDown={(event) => begin(event, 'move')}
       onPointerMove={move}
@@ -90,13 +102,22 @@ export function BlurAreaBox(props: {
       style={{
         border: '2px solid var(--mantine-color-blue-5)',
         borderRadius: 4,
-        backdropFilter: 'blur(10px)',
-        WebkitBackdropFilter: 'blur(10px)',
+        backdropFilter: blur,
+        WebkitBackdropFilter: blur,
+        background: settings.style === 'box' ? settings.color : undefined,
         cursor: 'move',
         touchAction: 'none',
         outlineOffset: 2,
       }}
     >
+      {settings.style === 'pixelate' && props.image && (
+        <PixelatedPatch
+          image={props.image}
+          area={area}
+          strength={settings.strength}
+          scale={scale}
+        />
+      )}
       <ActionIcon
         size="sm"
         color="red"

@@ -18,19 +18,26 @@ import {
   newId,
   type BlurRect,
 } from './blur-areas';
+import type { HideSettings } from './blur-style';
 
 /** The preview with its blur areas, and the buttons that add them by hand or by detection. */
 export function BlurFaceEditor(props: {
   file: File;
   url: string;
   areas: BlurRect[];
+  settings: HideSettings;
   onAreas(update: (areas: BlurRect[]) => BlurRect[]): void;
 }) {
   const { t } = useTranslation();
   const whenSignedIn = useWhenSignedIn();
   const errorMessage = useErrorMessage();
   const frame = useElementSize();
-  const [natural, setNatural] = useState<{ width: number; height: number } | null>(null);
+  // A new object on each load: the same <img> shows the next file of a batch.
+  const [natural, setNatural] = useState<{
+    width: number;
+    height: number;
+    image: HTMLImageElement;
+  } | null>(null);
   const [detecting, setDetecting] = useState(false);
   const [detectError, setDetectError] = useState<string | null>(null);
   const [noFaces, setNoFaces] = useState(false);
@@ -92,6 +99,7 @@ export function BlurFaceEditor(props: {
             setNatural({
               width: event.currentTarget.naturalWidth,
               height: event.currentTarget.naturalHeight,
+              image: event.currentTarget,
             })
           }
         />
@@ -102,6 +110,8 @@ export function BlurFaceEditor(props: {
               area={area}
               index={index}
               scale={scale}
+              settings={props.settings}
+              image={natural?.image ?? null}
               onChange={(next) =>
                 props.onAreas((areas) =>
                   areas.map((a) => (a.id === next.id ? keepInside(next) : a)),
