@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { memeFieldsSchema } from '@refract/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import { registerSubscriber } from '../test/plans.js';
@@ -242,6 +244,13 @@ describe('image editors: crop, watermark, meme, face blur', () => {
           if (r! < 15 && g! < 15 && b! < 15) colours.add('black');
         }
       expect(colours).toEqual(new Set(['white', 'black']));
+    });
+
+    it("README's /meme-generator row names every option the API takes", () => {
+      const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+      const row = readme.split('\n').find((line) => line.startsWith('| /meme-generator |'))!;
+      for (const field of Object.keys(memeFieldsSchema.shape))
+        expect(row).toContain(`\`${field}\``);
     });
 
     const solid = (width: number, height: number) =>
