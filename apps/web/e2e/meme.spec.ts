@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures';
@@ -83,12 +83,16 @@ for (const width of [1280, 375]) {
       await frame.focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      expect((await frameBox(page)).x).toBeGreaterThan(dragged.x);
+      await expect.poll(async () => (await frameBox(page)).x).toBeGreaterThan(dragged.x);
 
       // Nothing sticks out sideways at phone width.
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
       ).toBe(true);
+      writeFileSync(`${SCREENSHOTS}/meme-${language}-${width}-preview.png`, await previewPng(page));
+      // Away from the header, whose menus open on hover.
+      await page.mouse.move(5, 890);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({
         path: `${SCREENSHOTS}/meme-${language}-${width}.png`,
         fullPage: true,
@@ -100,6 +104,7 @@ for (const width of [1280, 375]) {
         page.getByRole('button', { name: L.submit }).click(),
       ]);
       expect(file.suggestedFilename()).toBe('photo-meme.png');
+      await file.saveAs(`${SCREENSHOTS}/meme-${language}-${width}-download.png`);
       const made = await pixels(readFileSync((await file.path())!));
       expect([made.info.width, made.info.height]).toEqual([600, 400]);
       // The preview is the download: few pixels differ by much (antialiasing, outline shapes).
