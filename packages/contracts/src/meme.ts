@@ -19,9 +19,14 @@ export const MEME_MAX_LINES = 3;
 export const MEME_LINE_PITCH = 1.2;
 /** Word widths are measured at this size and scaled (text width grows linearly with size). */
 export const MEME_MEASURE_PX = 100;
-/** Auto-shrink stops at this share of the asked size (long text then takes more lines). */
-const MIN_SHRINK = 0.2;
+/** The smallest font auto-shrink reaches. */
+const MIN_FONT_PX = 4;
 const SHRINK_STEP = 0.92;
+/**
+ * Lines a caption keeps at most, when words too wide even at MIN_FONT_PX (a sliver of an
+ * image) take a line each: each line is a render, so a request's work stays bounded.
+ */
+export const MEME_MAX_KEPT_LINES = 2 * MEME_MAX_LINES;
 
 const number = (field: string) =>
   z.coerce.number({ error: `${field} must be a number` }).refine(Number.isFinite, {
@@ -99,7 +104,7 @@ export const memeWords = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /**
  * Wraps `text` at spaces into lines no wider than `maxWidth`, shrinking the font from `fontPx`
- * until it takes at most MEME_MAX_LINES lines and no word sticks out.
+ * until it takes at most MEME_MAX_LINES lines and no word sticks out (or reaches MIN_FONT_PX).
  */
 export function fitMemeText(
   text: string,
@@ -109,12 +114,12 @@ export function fitMemeText(
 ): MemeFit {
   const words = memeWords(text);
   if (words.length === 0) return { fontPx, lines: [] };
-  const floor = Math.max(4, Math.round(fontPx * MIN_SHRINK));
+  const floor = Math.min(fontPx, MIN_FONT_PX);
   for (let px = fontPx; ; px = Math.max(floor, Math.floor(px * SHRINK_STEP))) {
     const limit = (maxWidth * MEME_MEASURE_PX) / px;
     const { lines, widest } = wrapWords(words, limit, measure);
     if ((lines.length <= MEME_MAX_LINES && widest <= limit) || px === floor) {
-      return { fontPx: px, lines };
+      return { fontPx: px, lines: lines.slice(0, MEME_MAX_KEPT_LINES) };
     }
   }
 }
