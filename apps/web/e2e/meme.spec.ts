@@ -120,3 +120,36 @@ for (const width of [1280, 375]) {
     });
   }
 }
+
+test('meme outside: a long caption takes a taller band, the same in the preview and the download', async ({
+  strictPage: page,
+}) => {
+  const L = locale('en');
+  await signUp(page, uniqueEmail(), 'meme password 3');
+  await page.goto('/meme-generator');
+  const photo = await sharp({
+    create: { width: 500, height: 500, channels: 3, background: { r: 40, g: 120, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photo });
+  await page.getByText(L.outside!).click();
+  const preview = page.getByTestId('meme-preview');
+  // No text: two bands one 50 px line high (60 px slots) with 10 px margins.
+  await expect(preview).toHaveJSProperty('height', 500 + 2 * 80);
+  await page
+    .getByRole('textbox', { name: L.topText })
+    .fill('WHEN THE BUILD IS GREEN ON THE FIRST TRY AND NOBODY BELIEVES YOU');
+  const height = await preview.evaluate((canvas: HTMLCanvasElement) => canvas.height);
+  expect(height).toBeGreaterThan(500 + 2 * 80);
+  writeFileSync(`${SCREENSHOTS}/meme-outside-preview.png`, await previewPng(page));
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    page.getByRole('button', { name: L.submit }).click(),
+  ]);
+  await file.saveAs(`${SCREENSHOTS}/meme-outside-download.png`);
+  const made = await pixels(readFileSync((await file.path())!));
+  expect([made.info.width, made.info.height]).toEqual([500, height]);
+});
