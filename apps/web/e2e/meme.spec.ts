@@ -66,6 +66,7 @@ for (const width of [1280, 375]) {
 
       await page.getByRole('button', { name: L.addBox }).click();
       await page.getByRole('textbox', { name: L.boxText!.replace('{{number}}', '1') }).fill('BOX');
+      await page.getByRole('textbox', { name: L.boxSizeOf!.replace('{{number}}', '1') }).fill('8');
       const frame = page.getByRole('group', { name: startOf(L.boxLabel!) });
       await expect(frame).toBeVisible();
       const before = await frameBox(page);

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Button,
   Group,
+  NumberInput,
   SegmentedControl,
   Select,
   SimpleGrid,
@@ -135,6 +136,20 @@ export function MemePage() {
                 value={box.text}
                 maxLength={MAX_MEME_TEXT}
                 onChange={(event) => setBox({ ...box, text: event.currentTarget.value })}
+              />
+              <NumberInput
+                w={96}
+                label={t('meme.boxSize')}
+                aria-label={t('meme.boxSizeOf', { number: index + 1 })}
+                suffix=" %"
+                min={MEME_FONT_SIZE.min}
+                max={MEME_FONT_SIZE.max}
+                clampBehavior="strict"
+                allowDecimal={false}
+                value={box.fontSize ?? meme.fontSize}
+                onChange={(value) =>
+                  typeof value === 'number' && setBox({ ...box, fontSize: value })
+                }
               />
               <ActionIcon
                 size="lg"
