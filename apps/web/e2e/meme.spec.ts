@@ -65,7 +65,9 @@ for (const width of [1280, 375]) {
       await expect(outline).toHaveAttribute('aria-valuenow', '4');
 
       await page.getByRole('button', { name: L.addBox }).click();
-      await page.getByRole('textbox', { name: L.boxText!.replace('{{number}}', '1') }).fill('BOX');
+      await page
+        .getByRole('textbox', { name: L.boxText!.replace('{{number}}', '1'), exact: true })
+        .fill('BOX');
       await page.getByRole('textbox', { name: L.boxSizeOf!.replace('{{number}}', '1') }).fill('8');
       const frame = page.getByRole('group', { name: startOf(L.boxLabel!) });
       await expect(frame).toBeVisible();
