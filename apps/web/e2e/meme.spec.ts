@@ -88,6 +88,20 @@ for (const width of [1280, 375]) {
       await page.keyboard.press('ArrowRight');
       await expect.poll(async () => (await frameBox(page)).x).toBeGreaterThan(dragged.x);
 
+      // Its handle widens it, about the centre (with the preview clear of the sticky header).
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const placed = await frameBox(page);
+      const handle = (await page.getByTestId('meme-box-resize').boundingBox())!;
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + stage.width / 10, handle.y + handle.height / 2, {
+        steps: 5,
+      });
+      await page.mouse.up();
+      await expect
+        .poll(async () => (await frameBox(page)).width)
+        .toBeGreaterThan(placed.width + stage.width / 10);
+
       // Nothing sticks out sideways at phone width.
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),

@@ -49,7 +49,8 @@ export function MemePreview(props: {
       mx="auto"
       w="fit-content"
       maw="100%"
-      style={{ lineHeight: 0, touchAction: 'none' }}
+      // Only the frames take touch drags: the page still scrolls over the picture.
+      style={{ lineHeight: 0 }}
     >
       <canvas
         ref={canvas}
