@@ -14,13 +14,11 @@ const KEYS: Record<string, [number, number]> = {
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-/** Keeps the centre on the image and the width between 5 % and the whole image. */
-export const keepBoxInside = (box: MemeBoxDraft): MemeBoxDraft => ({
-  ...box,
-  x: clamp(box.x, 0, 1),
-  y: clamp(box.y, 0, 1),
-  width: clamp(box.width, 0.05, 1),
-});
+/** Keeps the width between 5 % and the whole image, and the box within the image's sides. */
+export function keepBoxInside(box: MemeBoxDraft): MemeBoxDraft {
+  const width = clamp(box.width, 0.05, 1);
+  return { ...box, width, x: clamp(box.x, width / 2, 1 - width / 2), y: clamp(box.y, 0, 1) };
+}
 
 /**
  * One text box's frame over the preview canvas, in percentages of the canvas: drag it to move,
