@@ -92,12 +92,14 @@ const limits = loadConfig({ ...process.env, DATA_DIR: work }).media;
 const uploadToSink = (c) => lib.postFile(sink.url, '', c.field, c.input);
 const ffprobeAlone = (c) => probeMedia('ffprobe', c.input, limits, { containsIndirection: false });
 
-// BENCH_MEDIA=options runs issue 32's option runs alone (media-options.md), not the table above.
+// BENCH_MEDIA=options runs issue 32's option runs alone (media-options.md), not the table below;
+// BENCH_MEDIA=convert the table alone (the option runs take minutes of two-pass encodes).
 const onlyOptions = process.env.BENCH_MEDIA === 'options';
-const options = await optionRuns({ refract, work, limits });
-lib.writeResults(
-  'media-options',
-  `# Audio and video options: the API against bare ffmpeg with the same arguments
+if (process.env.BENCH_MEDIA !== 'convert') {
+  const options = await optionRuns({ refract, work, limits });
+  lib.writeResults(
+    'media-options',
+    `# Audio and video options: the API against bare ffmpeg with the same arguments
 
 ${lib.measuredOn()}
 
@@ -111,7 +113,8 @@ ${options.rows.join('\n')}
 
 ${options.commands.join('\n\n')}
 `,
-);
+  );
+}
 if (onlyOptions) {
   await refract.stop();
   sink.stop();

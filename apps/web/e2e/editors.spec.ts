@@ -91,11 +91,12 @@ test('meme: outside bands, made by the server', async ({ strictPage: page }) => 
   await page.getByRole('option', { name: 'Black' }).click();
   await expect(page.getByRole('img', { name: 'Preview of the meme' })).toHaveJSProperty(
     'height',
-    460,
+    // A 30 px font (10 % of 300) on 36 px lines with 6 px margins: 48 px bands.
+    396,
   );
   expect(
     await download(page, 'photo-meme.png', click(page, 'Make the meme and download')),
-  ).toMatchObject({ width: 400, height: 460 });
+  ).toMatchObject({ width: 400, height: 396 });
 });
 
 test('meme: a visitor composes one, signs up in the dialog, and gets it', async ({

@@ -54,16 +54,6 @@ export const watermarkFieldsSchema = z.object({
   previewWidth: number('previewWidth').min(1).max(MAX_COORDINATE).optional(),
 });
 
-export const MEME_FONT_PX = 40;
-export const MEME_BAND_PX = 80;
-
-export const memeFieldsSchema = z.object({
-  topText: z.string().trim().max(MAX_OVERLAY_TEXT).default(''),
-  bottomText: z.string().trim().max(MAX_OVERLAY_TEXT).default(''),
-  position: z.enum(['inside', 'outside']).default('inside'),
-  background: z.enum(['white', 'black']).default('white'),
-});
-
 export const MIN_BLUR_AREA = 20;
 export const MAX_BLUR_AREAS = 50;
 

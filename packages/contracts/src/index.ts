@@ -11,6 +11,7 @@ export * from './html-to-image.js';
 export * from './media.js';
 export * from './batches.js';
 export * from './editors.js';
+export * from './meme.js';
 export * from './resize.js';
 export * from './rotate.js';
 export * from './remove-background.js';

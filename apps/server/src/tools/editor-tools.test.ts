@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BLUR_STYLES, blurFaceFieldsSchema, blurSigma, pixelBlockSize } from '@refract/contracts';
+import {
+  BLUR_STYLES,
+  blurFaceFieldsSchema,
+  blurSigma,
+  memeFieldsSchema,
+  pixelBlockSize,
+} from '@refract/contracts';
 import { bearer, registerUser } from '../test/accounts.js';
 import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
@@ -212,7 +218,7 @@ describe('image editors: crop, watermark, meme, face blur', () => {
   });
 
   describe('meme', () => {
-    it('adds two 80 px bands outside, in the chosen colour, with text in the other', async () => {
+    it('adds two bands outside that hold the caption, in the chosen colour, with text in the other', async () => {
       const res = await post(
         '/api/meme',
         { topText: 'TOP TEXT', bottomText: 'BOTTOM', position: 'outside', background: 'white' },
@@ -221,17 +227,18 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-disposition']).toContain('in-meme.png');
       const out = await rgba(res.rawPayload);
-      expect([out.width, out.height]).toEqual([300, 360]);
+      // A 20 px font (10 % of 200) on 24 px lines, with 4 px margins: 32 px bands.
+      expect([out.width, out.height]).toEqual([300, 264]);
       expect(out.at(2, 2)).toEqual([255, 255, 255, 255]);
-      expect(out.at(2, 357)).toEqual([255, 255, 255, 255]);
+      expect(out.at(2, 261)).toEqual([255, 255, 255, 255]);
       const dark = (top: number, bottom: number) => {
         let count = 0;
         for (let y = top; y < bottom; y += 1)
           for (let x = 0; x < out.width; x += 1) if (out.at(x, y)[0]! < 60) count += 1;
         return count;
       };
-      expect(dark(0, 80)).toBeGreaterThan(100);
-      expect(dark(280, 360)).toBeGreaterThan(100);
+      expect(dark(0, 32)).toBeGreaterThan(100);
+      expect(dark(232, 264)).toBeGreaterThan(100);
     });
 
     it('draws white text with a black outline inside, keeping the size', async () => {
@@ -254,6 +261,69 @@ describe('image editors: crop, watermark, meme, face blur', () => {
           if (r! < 15 && g! < 15 && b! < 15) colours.add('black');
         }
       expect(colours).toEqual(new Set(['white', 'black']));
+    });
+
+    it("README's /meme-generator row names every option the API takes", () => {
+      const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+      const row = readme.split('\n').find((line) => line.startsWith('| /meme-generator |'))!;
+      for (const field of Object.keys(memeFieldsSchema.shape))
+        expect(row).toContain(`\`${field}\``);
+    });
+
+    const solid = (width: number, height: number) =>
+      sharp({ create: { width, height, channels: 3, background: '#3060a0' } })
+        .png()
+        .toBuffer();
+
+    it.each([600, 1920, 4000])(
+      'sizes a short caption by the image: the same share of a %i px tall image',
+      async (height) => {
+        const input = await solid(Math.round(height * 0.75), height);
+        const res = await post('/api/meme', { topText: 'HELLO' }, input);
+        expect(res.statusCode, res.body).toBe(200);
+        const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
+        // Anton's capitals are 0.86 of the 10 % font, plus the outline: about a tenth.
+        const share = (box.bottom - box.top + 1) / height;
+        expect(share).toBeGreaterThan(0.09);
+        expect(share).toBeLessThan(0.11);
+        expect(box.top / height).toBeLessThan(0.06);
+      },
+      30_000,
+    );
+
+    it('follows fontSize and draws no outline at outline 0', async () => {
+      const input = await solid(600, 600);
+      const res = await post('/api/meme', { topText: 'HI', fontSize: '20', outline: '0' }, input);
+      expect(res.statusCode, res.body).toBe(200);
+      const out = await rgba(res.rawPayload);
+      const box = changedBox(await rgba(input), out)!;
+      expect((box.bottom - box.top + 1) / 600).toBeCloseTo(0.86 * 0.2, 1);
+      for (let y = box.top; y <= box.bottom; y += 1)
+        for (let x = box.left; x <= box.right; x += 1) expect(out.at(x, y)[0]).toBeGreaterThan(40);
+    });
+
+    it('shrinks a long caption to three lines within the width', async () => {
+      const input = await solid(600, 600);
+      const topText =
+        'WHEN YOU FINALLY FIX THE BUG AND THEN A NEW ONE APPEARS OUT OF NOWHERE AGAIN';
+      const res = await post('/api/meme', { topText }, input);
+      const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThan(600);
+      // Three 1.2 em lines of a font at most 60 px.
+      expect(box.bottom - box.top).toBeLessThan(3 * 72);
+      expect(box.bottom - box.top).toBeGreaterThan(2 * 40);
+    });
+
+    it('draws an extra text box centred where it was placed', async () => {
+      const input = await solid(400, 400);
+      const boxes = [{ text: 'BOX', x: 0.25, y: 0.75, width: 0.4 }];
+      const res = await post('/api/meme', { boxes: JSON.stringify(boxes) }, input);
+      expect(res.statusCode, res.body).toBe(200);
+      const box = changedBox(await rgba(input), await rgba(res.rawPayload))!;
+      expect(Math.abs((box.left + box.right) / 2 - 100)).toBeLessThan(4);
+      expect(Math.abs((box.top + box.bottom) / 2 - 300)).toBeLessThan(4);
+      expect(box.bottom - box.top).toBeGreaterThan(30);
     });
   });
 
@@ -430,6 +500,32 @@ describe('image editors: crop, watermark, meme, face blur', () => {
       ['/api/watermark', { text: 'a', opacity: '2' }, 400, 'validation_failed', 'opacity'],
       ['/api/watermark', { text: 'a', rotation: '270' }, 400, 'validation_failed', 'rotation'],
       ['/api/meme', { position: 'sideways' }, 400, 'validation_failed', 'position'],
+      ['/api/meme', { topText: 'x'.repeat(201) }, 400, 'validation_failed', 'topText'],
+      ['/api/meme', { fontSize: '30' }, 400, 'validation_failed', 'fontSize'],
+      ['/api/meme', { outline: '-1' }, 400, 'validation_failed', 'outline'],
+      ['/api/meme', { boxes: '[{text: 1' }, 400, 'validation_failed', 'boxes'],
+      ['/api/meme', { boxes: '{}' }, 400, 'validation_failed', 'boxes'],
+      [
+        '/api/meme',
+        { boxes: JSON.stringify(Array(11).fill({ text: 'a', x: 0.5, y: 0.5, width: 0.5 })) },
+        400,
+        'validation_failed',
+        'boxes',
+      ],
+      [
+        '/api/meme',
+        { boxes: JSON.stringify([{ text: 'x'.repeat(201), x: 0.5, y: 0.5, width: 0.5 }]) },
+        400,
+        'validation_failed',
+        'boxes.0.text',
+      ],
+      [
+        '/api/meme',
+        { boxes: JSON.stringify([{ text: 'a', x: 1.5, y: 0.5, width: 0.5 }]) },
+        400,
+        'validation_failed',
+        'boxes.0.x',
+      ],
       ['/api/blur-face', {}, 400, 'validation_failed', 'areas'],
       ['/api/blur-face', { detect: 'false' }, 400, 'validation_failed', 'areas'],
       ['/api/blur-face', { areas: '[{x: 1' }, 400, 'validation_failed', 'areas'],

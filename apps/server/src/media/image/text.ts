@@ -82,6 +82,8 @@ export interface TextImage {
   png: Buffer;
   width: number;
   height: number;
+  /** Pixels of outline around the glyphs' ink on each side (0 without an outline). */
+  inset?: number;
 }
 
 export interface TextOptions {
@@ -188,5 +190,32 @@ async function addOutline(
         .toBuffer(),
     signal,
   );
-  return { png: outlined, ...padded };
+  return { png: outlined, ...padded, inset: pad };
+}
+
+/**
+ * The ink width in pixels of each text at `sizePx` (libvips crops rendered text to its ink),
+ * one render per distinct text, within TEXT_RENDER_MS in all.
+ */
+export function measureInkWidths(
+  texts: string[],
+  font: keyof typeof FONTS,
+  sizePx: number,
+  signal?: AbortSignal,
+): Promise<Map<string, number>> {
+  return withTimeLimit(TEXT_RENDER_MS, signal, async (limited) => {
+    await registerFonts();
+    const widths = new Map<string, number>();
+    for (const text of new Set(texts)) {
+      const { info } = await inImageSlot(
+        () =>
+          sharp({ text: { text: escapeMarkup(text), font: `${FONTS[font]} ${sizePx}`, dpi: 72 } })
+            .raw()
+            .toBuffer({ resolveWithObject: true }),
+        limited,
+      );
+      widths.set(text, info.width);
+    }
+    return widths;
+  });
 }

@@ -1,69 +1,170 @@
-import { MEME_BAND_PX, MEME_FONT_PX } from '@refract/contracts';
+import {
+  fitMemeText,
+  memeBandPx,
+  memeBlockHeight,
+  memeFontPx,
+  memeLineHeightPx,
+  memeLineTops,
+  memeMarginPx,
+  memeOutlinePx,
+  MEME_FONT_SIZE,
+  MEME_MEASURE_PX,
+  MEME_OUTLINE,
+  type MemeBox,
+  type MemeFit,
+  type MemeMeasure,
+} from '@refract/contracts';
+
+/** A text box being edited: the server's box with an id for React and for dragging. */
+export interface MemeBoxDraft extends MemeBox {
+  id: number;
+}
 
 export interface MemeSettings {
   topText: string;
   bottomText: string;
   position: 'inside' | 'outside';
   background: 'white' | 'black';
+  fontSize: number;
+  outline: number;
+  boxes: MemeBoxDraft[];
 }
 
-/** The same layout as the server's: 10 px margins, a 3 px outline inside, 80 px bands outside. */
-const MARGIN = 10;
-const OUTLINE = 3;
-const LINE_HEIGHT = 1.25;
-export const MEME_FONT = `${MEME_FONT_PX}px Anton, Impact, sans-serif`;
+export const DEFAULT_MEME: MemeSettings = {
+  topText: '',
+  bottomText: '',
+  position: 'inside',
+  background: 'white',
+  fontSize: MEME_FONT_SIZE.default,
+  outline: MEME_OUTLINE.default,
+  boxes: [],
+};
 
-/** Breaks text into lines no wider than `width`, at spaces (long words stay whole). */
-function wrap(context: CanvasRenderingContext2D, text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (line && context.measureText(candidate).width > width) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
-  }
-  if (line) lines.push(line);
-  return lines;
+/** The bundled Anton, as the server's Pango draws it. */
+export const memeFont = (px: number) => `${px}px Anton, Impact, sans-serif`;
+
+/** Where each text box landed on the canvas (its pixels), for the draggable frames. */
+export interface BoxFrame {
+  id: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
 }
 
-/** Draws the meme at the image's own size; CSS scales the canvas down to fit the page. */
-export function drawMeme(canvas: HTMLCanvasElement, image: HTMLImageElement, meme: MemeSettings) {
-  const outside = meme.position === 'outside';
-  const band = outside ? MEME_BAND_PX : 0;
+export interface MemeLayout {
+  width: number;
+  height: number;
+  topBand: number;
+  boxes: BoxFrame[];
+}
+
+const ink = (context: CanvasRenderingContext2D, text: string) => {
+  const metrics = context.measureText(text);
+  return metrics.actualBoundingBoxLeft + metrics.actualBoundingBoxRight;
+};
+
+/** Ink widths at MEME_MEASURE_PX, as the server measures them with Pango. */
+function canvasMeasure(context: CanvasRenderingContext2D): MemeMeasure {
+  context.font = memeFont(MEME_MEASURE_PX);
+  const widths = new Map<string, number>();
+  return {
+    word(word) {
+      if (!widths.has(word)) widths.set(word, Math.round(ink(context, word)));
+      return widths.get(word)!;
+    },
+    space: Math.round(ink(context, 'I I')) - Math.round(ink(context, 'II')),
+  };
+}
+
+interface Block {
+  fit: MemeFit;
+  centreX: number;
+  top: number;
+  color: string;
+  outlinePx: number;
+}
+
+/** Each line's ink centred on `centreX` and in its slot, as the server places its renders. */
+function drawBlock(context: CanvasRenderingContext2D, block: Block) {
+  const lineHeight = memeLineHeightPx(block.fit.fontPx);
+  const tops = memeLineTops(block.fit);
+  context.font = memeFont(block.fit.fontPx);
+  context.textAlign = 'left';
+  context.textBaseline = 'alphabetic';
+  context.lineJoin = 'round';
+  context.fillStyle = block.color;
+  context.strokeStyle = '#000000';
+  context.lineWidth = block.outlinePx * 2;
+  block.fit.lines.forEach((line, index) => {
+    const m = context.measureText(line);
+    const inkWidth = m.actualBoundingBoxLeft + m.actualBoundingBoxRight;
+    const inkHeight = m.actualBoundingBoxAscent + m.actualBoundingBoxDescent;
+    const x = block.centreX - inkWidth / 2 + m.actualBoundingBoxLeft;
+    const y = block.top + tops[index]! + (lineHeight - inkHeight) / 2 + m.actualBoundingBoxAscent;
+    if (block.outlinePx > 0) context.strokeText(line, x, y);
+    context.fillText(line, x, y);
+  });
+}
+
+/** Draws the meme at the image's own size (CSS scales the canvas down) and returns its layout. */
+export function drawMeme(
+  canvas: HTMLCanvasElement,
+  image: HTMLImageElement,
+  meme: MemeSettings,
+): MemeLayout | null {
+  const context = canvas.getContext('2d');
+  if (!context) return null;
   const width = image.naturalWidth;
   const height = image.naturalHeight;
+  const measure = canvasMeasure(context);
+  const margin = memeMarginPx(width, height);
+  const fit = (text: string, fontSize: number, maxWidth: number) =>
+    fitMemeText(text.trim(), memeFontPx(height, fontSize), Math.max(1, maxWidth), measure);
+  const top = fit(meme.topText, meme.fontSize, width - 2 * margin);
+  const bottom = fit(meme.bottomText, meme.fontSize, width - 2 * margin);
+  const outside = meme.position === 'outside';
+  const topBand = outside ? memeBandPx(top, margin) : 0;
+  const bottomBand = outside ? memeBandPx(bottom, margin) : 0;
+
   canvas.width = width;
-  canvas.height = height + 2 * band;
-  const context = canvas.getContext('2d');
-  if (!context) return;
+  canvas.height = height + topBand + bottomBand;
   context.fillStyle = meme.background === 'white' ? '#ffffff' : '#000000';
   context.fillRect(0, 0, canvas.width, canvas.height);
-  context.drawImage(image, 0, band);
-  context.font = MEME_FONT;
-  context.textAlign = 'center';
-  context.textBaseline = 'top';
-  context.lineJoin = 'round';
-  context.fillStyle = outside ? (meme.background === 'white' ? '#000000' : '#ffffff') : '#ffffff';
-  context.strokeStyle = '#000000';
-  context.lineWidth = OUTLINE * 2;
-  const lineHeight = MEME_FONT_PX * LINE_HEIGHT;
+  context.drawImage(image, 0, topBand);
 
-  const block = (text: string, where: 'top' | 'bottom') => {
-    const lines = wrap(context, text, width - 2 * MARGIN);
-    const blockHeight = lines.length * lineHeight;
-    const top = outside
-      ? (where === 'top' ? 0 : band + height) + (band - blockHeight) / 2
-      : where === 'top'
-        ? MARGIN
-        : height - MARGIN - blockHeight;
-    lines.forEach((line, index) => {
-      const y = top + index * lineHeight;
-      if (!outside) context.strokeText(line, width / 2, y);
-      context.fillText(line, width / 2, y);
-    });
-  };
-  block(meme.topText.trim(), 'top');
-  block(meme.bottomText.trim(), 'bottom');
+  const onPhoto = (fit: MemeFit) => ({
+    color: '#ffffff',
+    outlinePx: memeOutlinePx(fit.fontPx, meme.outline),
+  });
+  const onBand = { color: meme.background === 'white' ? '#000000' : '#ffffff', outlinePx: 0 };
+  drawBlock(context, {
+    fit: top,
+    centreX: width / 2,
+    top: outside ? (topBand - memeBlockHeight(top)) / 2 : margin,
+    ...(outside ? onBand : onPhoto(top)),
+  });
+  drawBlock(context, {
+    fit: bottom,
+    centreX: width / 2,
+    top: outside
+      ? topBand + height + (bottomBand - memeBlockHeight(bottom)) / 2
+      : height - margin - memeBlockHeight(bottom),
+    ...(outside ? onBand : onPhoto(bottom)),
+  });
+  const frames = meme.boxes.map((box) => {
+    const boxFit = fit(box.text, box.fontSize ?? meme.fontSize, box.width * width);
+    // An empty box still shows a frame one line high, to grab.
+    const blockHeight = Math.max(memeBlockHeight(boxFit), memeLineHeightPx(boxFit.fontPx));
+    const boxTop = topBand + box.y * height - blockHeight / 2;
+    drawBlock(context, { fit: boxFit, centreX: box.x * width, top: boxTop, ...onPhoto(boxFit) });
+    return {
+      id: box.id,
+      left: (box.x - box.width / 2) * width,
+      top: boxTop,
+      width: box.width * width,
+      height: blockHeight,
+    };
+  });
+  return { width: canvas.width, height: canvas.height, topBand, boxes: frames };
 }
