@@ -20,15 +20,18 @@ const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
  */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let ssr = false; // the prerendering build (src/prerender) runs at build time, never served
   return {
     name: 'refract-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir;
+      ssr = Boolean(config.build.ssr);
     },
     // From the files as written: earlier hooks (Vite's preload helper among them) still change
     // the code in generateBundle, so the compressed copies are made from the final bytes.
     async writeBundle(_options, bundle) {
+      if (ssr) return;
       for (const fileName of Object.keys(bundle)) {
         if (!COMPRESSIBLE.test(fileName)) continue;
         const path = resolve(root, outDir, fileName);

@@ -1,0 +1,118 @@
+/**
+ * Writes the public pages (public-pages.ts) as HTML in every language, at build time, after
+ * the browser build (`npm run build -w apps/web`): React draws each page as a visitor first
+ * sees it into the built index.html, so its content paints with the HTML, before any script;
+ * the browser then hydrates it (app/start.tsx). The server picks the file by address and
+ * language (apps/server/src/plugins/web-app.ts). Decision 0XX.
+ *
+ * Built for Node (`vite build --ssr`, into dist-ssr) and called by prerender.mjs: this module
+ * does nothing when loaded, since the pages' lazy chunks import it back.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@refract/contracts';
+import { AppProviders } from '../app/providers';
+import { directionOf, loadLegalTexts, startI18n, switchLanguage } from '../lib/i18n';
+import { prerenderedHead } from '../lib/use-page-title';
+import { PRERENDERED_PATHS } from './public-pages';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** The page at `path` as React draws it before any effect or query has run. */
+async function render(path: string) {
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <AppProviders location={path} />
+    </StrictMode>,
+  );
+  let html = '';
+  await new Promise((resolve, reject) =>
+    prelude
+      .pipe(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            html += chunk.toString();
+            done();
+          },
+        }),
+      )
+      .on('finish', resolve)
+      .on('error', reject),
+  );
+  return html;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The files a tool page adds to the app, as index.html lists them for main.tsx. */
+function pageChunks(template: string): Record<string, string[]> {
+  const json = template.match(/<script type="application\/json" id="page-chunks">(.*?)<\/script>/s);
+  if (!json) throw new Error('prerender: index.html lists no page chunks');
+  return JSON.parse(json[1]!) as Record<string, string[]>;
+}
+
+/**
+ * index.html with the page in it. Its stylesheets block the first paint here (the shell's do
+ * not, decision 024): the page is drawn with Mantine's classes and must not show unstyled;
+ * a tool page's own stylesheets are linked too. Mantine's light scheme is set on <html>, as
+ * MantineProvider would set it in an effect.
+ */
+function page(template: string, path: string, language: Language, body: string) {
+  const styles = (pageChunks(template)[path] ?? []).filter((file) => file.endsWith('.css'));
+  const head = { ...prerenderedHead };
+  let html = template
+    .replace(
+      /<html lang="en" dir="ltr">/,
+      `<html lang="${language}" dir="${directionOf(language)}" data-mantine-color-scheme="light">`,
+    )
+    .replace(/ media="print" data-app-styles>/g, ' data-app-styles>')
+    .replace(
+      '</head>',
+      `${styles.map((href) => `  <link rel="stylesheet" crossorigin href="${href}">\n`).join('')}  </head>`,
+    )
+    .replace(
+      /<div id="root">.*<\/body>/s,
+      `<div id="root" data-prerendered="${language}">${body}</div>\n  </body>`,
+    );
+  if (head.title) {
+    const title = escapeHtml(head.title);
+    const description = escapeHtml(head.description);
+    html = html
+      .replace(/<title>.*?<\/title>/, `<title>${title}</title>`)
+      .replace(/(<meta\s+name="description"\s+content=")[^"]*"/, `$1${description}"`)
+      .replace(/(<meta property="og:title" content=")[^"]*"/, `$1${title}"`)
+      .replace(/(<meta\s+property="og:description"\s+content=")[^"]*"/, `$1${description}"`)
+      .replace(/(<meta property="og:url" content=")[^"]*"/, `$1${path}"`);
+  }
+  return html;
+}
+
+/** dist/pages/<language>/<path>.html, with the .br and .gz the server sends (as vite.config.ts). */
+async function write(path: string, language: Language, html: string) {
+  const file = join(dist, 'pages', language, `${path === '/' ? 'index' : path.slice(1)}.html`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, html);
+  const brotli = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+  await writeFile(`${file}.br`, brotliCompressSync(html, { params: brotli }));
+  await writeFile(`${file}.gz`, gzipSync(html, { level: 9 }));
+}
+
+export async function prerenderPages() {
+  const template = await readFile(join(dist, 'index.html'), 'utf8');
+  await startI18n(DEFAULT_LANGUAGE);
+  for (const language of LANGUAGES) {
+    await switchLanguage(language);
+    await loadLegalTexts(language);
+    for (const path of PRERENDERED_PATHS) {
+      Object.assign(prerenderedHead, { title: '', description: '' });
+      await write(path, language, page(template, path, language, await render(path)));
+    }
+  }
+  return PRERENDERED_PATHS.length * LANGUAGES.length;
+}
