@@ -25,10 +25,17 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 
 /** The page at `path` as React draws it before any effect or query has run. */
 async function render(path: string) {
+  const errors: unknown[] = [];
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <AppProviders location={path} />
     </StrictMode>,
+    {
+      // Every part in place in the HTML: a large part would otherwise come after the rest with
+      // an inline script to move it, which the CSP forbids (and a page here needs no streaming).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onError: (error) => void errors.push(error),
+    },
   );
   let html = '';
   await new Promise((resolve, reject) =>
@@ -44,6 +51,9 @@ async function render(path: string) {
       .on('finish', resolve)
       .on('error', reject),
   );
+  // A part that failed would be left to the browser to draw: the build stops instead.
+  if (errors.length > 0) throw new Error(`prerender: ${path} failed`, { cause: errors[0] });
+  if (html.includes('<script')) throw new Error(`prerender: ${path} has an inline script`);
   return html;
 }
 
