@@ -34,6 +34,12 @@ const ARGS = [
 const PHOTO = await photo(0);
 
 const refract = await lib.startRefract(lib.port(8));
+// Another build of the web app to compare with in the same run (for example the one before a
+// change, copied aside): FIRST_LOAD_COMPARE_DIST=/path/to/dist, served by a second Refract.
+const compareDist = process.env.FIRST_LOAD_COMPARE_DIST;
+const compare = compareDist
+  ? await lib.startRefract(lib.port(10), { WEB_DIST_DIR: compareDist })
+  : undefined;
 const baselinePort = lib.port(9);
 const baseline = http
   .createServer((req, res) => {
@@ -104,6 +110,16 @@ async function paints(url, throttled) {
 async function fileAnswered(url, throttled) {
   const { context, page } = await coldPage(throttled);
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+  // A prerendered page has its file input before React runs; it takes a file once React has
+  // taken the input over (hydrated: React's props are on the element), as a visitor finds.
+  await page.waitForFunction(
+    () => {
+      const input = document.querySelector('input[type=file]');
+      return input && Object.keys(input).some((key) => key.startsWith('__reactProps'));
+    },
+    null,
+    { polling: 'raf', timeout: 120_000 },
+  );
   await page.locator('input[type=file]').setInputFiles(PHOTO, { timeout: 120_000 });
   const ms = await page.waitForFunction(
     (name) =>
@@ -120,6 +136,10 @@ async function fileAnswered(url, throttled) {
 const pages = {
   home: { label: 'Refract home page', url: `${refract.base}/` },
   tool: { label: 'Refract tool page (/convert)', url: `${refract.base}/convert`, file: true },
+  ...(compare && {
+    compareHome: { label: `home page, ${compareDist}`, url: `${compare.base}/` },
+    compareTool: { label: `/convert, ${compareDist}`, url: `${compare.base}/convert`, file: true },
+  }),
   baseline: {
     label: 'minimal server-rendered page (bare node:http)',
     url: `http://127.0.0.1:${baselinePort}/`,
@@ -139,6 +159,7 @@ for (const throttled of [false, true])
 await browser.close();
 baseline.close();
 await refract.stop();
+await compare?.stop();
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];

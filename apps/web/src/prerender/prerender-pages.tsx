@@ -113,16 +113,23 @@ async function write(path: string, language: Language, html: string) {
   await writeFile(`${file}.gz`, gzipSync(html, { level: 9 }));
 }
 
+let started = false;
+
+/** The page at `path` in `language`: `template` (the built index.html) with the page in it. */
+export async function prerenderPage(template: string, path: string, language: Language) {
+  if (!started) await startI18n(DEFAULT_LANGUAGE);
+  started = true;
+  await switchLanguage(language);
+  await loadLegalTexts(language);
+  Object.assign(prerenderedHead, { title: '', description: '' });
+  return page(template, path, language, await render(path));
+}
+
+/** Every public page in every language, into dist/pages; answers how many. */
 export async function prerenderPages() {
   const template = await readFile(join(dist, 'index.html'), 'utf8');
-  await startI18n(DEFAULT_LANGUAGE);
-  for (const language of LANGUAGES) {
-    await switchLanguage(language);
-    await loadLegalTexts(language);
-    for (const path of PRERENDERED_PATHS) {
-      Object.assign(prerenderedHead, { title: '', description: '' });
-      await write(path, language, page(template, path, language, await render(path)));
-    }
-  }
+  for (const language of LANGUAGES)
+    for (const path of PRERENDERED_PATHS)
+      await write(path, language, await prerenderPage(template, path, language));
   return PRERENDERED_PATHS.length * LANGUAGES.length;
 }
