@@ -8,6 +8,7 @@
  * Built for Node (`vite build --ssr`, into dist-ssr) and called by prerender.mjs: this module
  * does nothing when loaded, since the pages' lazy chunks import it back.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -67,25 +68,43 @@ function pageChunks(template: string): Record<string, string[]> {
   return JSON.parse(json[1]!) as Record<string, string[]>;
 }
 
+/** A built stylesheet's text by its address (`/assets/x.css`). */
+export type ReadStyle = (href: string) => string;
+
+const APP_STYLES =
+  /<link rel="stylesheet" crossorigin href="([^"]+)" media="print" data-app-styles>/g;
+
 /**
- * index.html with the page in it. Its stylesheets block the first paint here (the shell's do
- * not, decision 024): the page is drawn with Mantine's classes and must not show unstyled;
- * a tool page's own stylesheets are linked too. Mantine's light scheme is set on <html>, as
- * MantineProvider would set it in an effect.
+ * index.html with the page in it. The page is drawn with Mantine's classes and must not show
+ * unstyled, so its stylesheets (the app's, and a tool page's own) are in the HTML itself: a
+ * `<link>` would hold the first paint for a round trip while the scripts share the network.
+ * The links stay, as print media switched on by main.tsx as on other pages (decision 024), so
+ * Vite's loader finds them and the app starts as it does there. Mantine's light scheme is set
+ * on <html>, as MantineProvider would set it in an effect.
  */
-function page(template: string, path: string, language: Language, body: string) {
-  const styles = (pageChunks(template)[path] ?? []).filter((file) => file.endsWith('.css'));
+function page(
+  template: string,
+  path: string,
+  language: Language,
+  body: string,
+  readStyle: ReadStyle,
+) {
+  const appStyles = [...template.matchAll(APP_STYLES)].map((match) => match[1]!);
+  const pageStyles = (pageChunks(template)[path] ?? []).filter((file) => file.endsWith('.css'));
+  const links = pageStyles.map(
+    (href) =>
+      `  <link rel="stylesheet" crossorigin href="${href}" media="print" data-app-styles>\n`,
+  );
+  const inline = [...appStyles, ...pageStyles].map(
+    (href) => `  <style>${readStyle(href)}</style>\n`,
+  );
   const head = { ...prerenderedHead };
   let html = template
     .replace(
       /<html lang="en" dir="ltr">/,
       `<html lang="${language}" dir="${directionOf(language)}" data-mantine-color-scheme="light">`,
     )
-    .replace(/ media="print" data-app-styles>/g, ' data-app-styles>')
-    .replace(
-      '</head>',
-      `${styles.map((href) => `  <link rel="stylesheet" crossorigin href="${href}">\n`).join('')}  </head>`,
-    )
+    .replace('</head>', `${links.join('')}${inline.join('')}  </head>`)
     .replace(
       /<div id="root">.*<\/body>/s,
       `<div id="root" data-prerendered="${language}">${body}</div>\n  </body>`,
@@ -116,20 +135,26 @@ async function write(path: string, language: Language, html: string) {
 let started = false;
 
 /** The page at `path` in `language`: `template` (the built index.html) with the page in it. */
-export async function prerenderPage(template: string, path: string, language: Language) {
+export async function prerenderPage(
+  template: string,
+  path: string,
+  language: Language,
+  readStyle: ReadStyle,
+) {
   if (!started) await startI18n(DEFAULT_LANGUAGE);
   started = true;
   await switchLanguage(language);
   await loadLegalTexts(language);
   Object.assign(prerenderedHead, { title: '', description: '' });
-  return page(template, path, language, await render(path));
+  return page(template, path, language, await render(path), readStyle);
 }
 
 /** Every public page in every language, into dist/pages; answers how many. */
 export async function prerenderPages() {
   const template = await readFile(join(dist, 'index.html'), 'utf8');
+  const readStyle = (href: string) => readFileSync(join(dist, href), 'utf8');
   for (const language of LANGUAGES)
     for (const path of PRERENDERED_PATHS)
-      await write(path, language, await prerenderPage(template, path, language));
+      await write(path, language, await prerenderPage(template, path, language, readStyle));
   return PRERENDERED_PATHS.length * LANGUAGES.length;
 }
