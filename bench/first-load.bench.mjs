@@ -36,7 +36,9 @@ const PHOTO = await photo(0);
 const refract = await lib.startRefract(lib.port(8));
 // Another build of the web app to compare with in the same run (for example the one before a
 // change, copied aside): FIRST_LOAD_COMPARE_DIST=/path/to/dist, served by a second Refract.
+// FIRST_LOAD_COMPARE_LABEL names it in the results.
 const compareDist = process.env.FIRST_LOAD_COMPARE_DIST;
+const compareLabel = process.env.FIRST_LOAD_COMPARE_LABEL ?? compareDist;
 const compare = compareDist
   ? await lib.startRefract(lib.port(10), { WEB_DIST_DIR: compareDist })
   : undefined;
@@ -137,8 +139,8 @@ const pages = {
   home: { label: 'Refract home page', url: `${refract.base}/` },
   tool: { label: 'Refract tool page (/convert)', url: `${refract.base}/convert`, file: true },
   ...(compare && {
-    compareHome: { label: `home page, ${compareDist}`, url: `${compare.base}/` },
-    compareTool: { label: `/convert, ${compareDist}`, url: `${compare.base}/convert`, file: true },
+    compareHome: { label: `home page, ${compareLabel}`, url: `${compare.base}/` },
+    compareTool: { label: `/convert, ${compareLabel}`, url: `${compare.base}/convert`, file: true },
   }),
   baseline: {
     label: 'minimal server-rendered page (bare node:http)',

@@ -78,7 +78,8 @@ function pureContractConstants(): Plugin {
  * The entry stylesheet stops blocking the first paint: it is fetched as `media="print"` (which
  * never blocks rendering) and main.tsx switches it to all media before React's first render, so
  * the static shell in index.html (styled inline) paints as soon as the HTML arrives, and no
- * component ever shows unstyled.
+ * component ever shows unstyled. The prerendered pages carry the same styles in the HTML
+ * (src/prerender/prerender-pages.tsx).
  */
 function nonBlockingStylesheet(): Plugin {
   return {
