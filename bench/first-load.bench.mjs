@@ -194,7 +194,7 @@ lib.writeResults(
 
 ${lib.measuredOn()}
 
-Debian's Chromium (playwright-core), a 412×840 viewport, a fresh browser context per load (empty cache), ${ROUNDS} loads of each: the median, then the fastest and slowest in brackets, in ms from navigation start. Throttled rows use CDP: Chrome's "Slow 4G" (562.5 ms latency, 1.4 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown. Bytes are as sent (compressed), JS and CSS only, everything the page fetched until the network was idle. "File answered" is a separate load of /convert in which a 12 MP JPEG is given to the dropzone's file input as soon as that input exists, timed until the dropzone names the file (the visitor sees it taken).
+Debian's Chromium (playwright-core), a 412×840 viewport, a fresh browser context per load (empty cache), ${ROUNDS} loads of each: the median, then the fastest and slowest in brackets, in ms from navigation start. Throttled rows use CDP: Chrome's "Slow 4G" (562.5 ms latency, 1.4 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown. Bytes are as sent (compressed), JS and CSS only, everything the page fetched until the network was idle. "File answered" is a separate load of /convert in which a 12 MP JPEG is given to the dropzone's file input as soon as React has taken that input over (a prerendered page has it before), timed until the dropzone names the file (the visitor sees it taken).
 
 | page | network | FCP ms | LCP ms | file answered ms | JS KB | CSS KB |
 |---|---|---|---|---|---|---|
