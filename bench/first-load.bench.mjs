@@ -34,6 +34,14 @@ const ARGS = [
 const PHOTO = await photo(0);
 
 const refract = await lib.startRefract(lib.port(8));
+// Another build of the web app to compare with in the same run (for example the one before a
+// change, copied aside): FIRST_LOAD_COMPARE_DIST=/path/to/dist, served by a second Refract.
+// FIRST_LOAD_COMPARE_LABEL names it in the results.
+const compareDist = process.env.FIRST_LOAD_COMPARE_DIST;
+const compareLabel = process.env.FIRST_LOAD_COMPARE_LABEL ?? compareDist;
+const compare = compareDist
+  ? await lib.startRefract(lib.port(10), { WEB_DIST_DIR: compareDist })
+  : undefined;
 const baselinePort = lib.port(9);
 const baseline = http
   .createServer((req, res) => {
@@ -104,6 +112,16 @@ async function paints(url, throttled) {
 async function fileAnswered(url, throttled) {
   const { context, page } = await coldPage(throttled);
   await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+  // A prerendered page has its file input before React runs; it takes a file once React has
+  // taken the input over (hydrated: React's props are on the element), as a visitor finds.
+  await page.waitForFunction(
+    () => {
+      const input = document.querySelector('input[type=file]');
+      return input && Object.keys(input).some((key) => key.startsWith('__reactProps'));
+    },
+    null,
+    { polling: 'raf', timeout: 120_000 },
+  );
   await page.locator('input[type=file]').setInputFiles(PHOTO, { timeout: 120_000 });
   const ms = await page.waitForFunction(
     (name) =>
@@ -120,6 +138,10 @@ async function fileAnswered(url, throttled) {
 const pages = {
   home: { label: 'Refract home page', url: `${refract.base}/` },
   tool: { label: 'Refract tool page (/convert)', url: `${refract.base}/convert`, file: true },
+  ...(compare && {
+    compareHome: { label: `home page, ${compareLabel}`, url: `${compare.base}/` },
+    compareTool: { label: `/convert, ${compareLabel}`, url: `${compare.base}/convert`, file: true },
+  }),
   baseline: {
     label: 'minimal server-rendered page (bare node:http)',
     url: `http://127.0.0.1:${baselinePort}/`,
@@ -139,6 +161,7 @@ for (const throttled of [false, true])
 await browser.close();
 baseline.close();
 await refract.stop();
+await compare?.stop();
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
@@ -171,7 +194,7 @@ lib.writeResults(
 
 ${lib.measuredOn()}
 
-Debian's Chromium (playwright-core), a 412×840 viewport, a fresh browser context per load (empty cache), ${ROUNDS} loads of each: the median, then the fastest and slowest in brackets, in ms from navigation start. Throttled rows use CDP: Chrome's "Slow 4G" (562.5 ms latency, 1.4 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown. Bytes are as sent (compressed), JS and CSS only, everything the page fetched until the network was idle. "File answered" is a separate load of /convert in which a 12 MP JPEG is given to the dropzone's file input as soon as that input exists, timed until the dropzone names the file (the visitor sees it taken).
+Debian's Chromium (playwright-core), a 412×840 viewport, a fresh browser context per load (empty cache), ${ROUNDS} loads of each: the median, then the fastest and slowest in brackets, in ms from navigation start. Throttled rows use CDP: Chrome's "Slow 4G" (562.5 ms latency, 1.4 Mbit/s down) and a ${CPU_SLOWDOWN}× CPU slowdown. Bytes are as sent (compressed), JS and CSS only, everything the page fetched until the network was idle. "File answered" is a separate load of /convert in which a 12 MP JPEG is given to the dropzone's file input as soon as React has taken that input over (a prerendered page has it before), timed until the dropzone names the file (the visitor sees it taken).
 
 | page | network | FCP ms | LCP ms | file answered ms | JS KB | CSS KB |
 |---|---|---|---|---|---|---|

@@ -20,15 +20,18 @@ const COMPRESSIBLE = /\.(js|css|html|json|svg|txt)$/;
  */
 function precompress(): Plugin {
   let outDir = 'dist';
+  let ssr = false; // the prerendering build (src/prerender) runs at build time, never served
   return {
     name: 'refract-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir;
+      ssr = Boolean(config.build.ssr);
     },
     // From the files as written: earlier hooks (Vite's preload helper among them) still change
     // the code in generateBundle, so the compressed copies are made from the final bytes.
     async writeBundle(_options, bundle) {
+      if (ssr) return;
       for (const fileName of Object.keys(bundle)) {
         if (!COMPRESSIBLE.test(fileName)) continue;
         const path = resolve(root, outDir, fileName);
@@ -75,7 +78,8 @@ function pureContractConstants(): Plugin {
  * The entry stylesheet stops blocking the first paint: it is fetched as `media="print"` (which
  * never blocks rendering) and main.tsx switches it to all media before React's first render, so
  * the static shell in index.html (styled inline) paints as soon as the HTML arrives, and no
- * component ever shows unstyled.
+ * component ever shows unstyled. The prerendered pages carry the same styles in the HTML
+ * (src/prerender/prerender-pages.tsx).
  */
 function nonBlockingStylesheet(): Plugin {
   return {

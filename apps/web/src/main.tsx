@@ -48,6 +48,13 @@ function preloadPageChunks() {
 // 0.6 s per round trip on a slow phone network) run side by side: the app itself, already
 // under way (index.html preloads it), the visitor's language and the page's own chunks, started
 // here. React renders once the app, its styles and the strings are in.
+// A prerendered page (src/prerender) shows its dropzone before React runs it: a file dropped
+// there meanwhile would open in the browser, leaving the page. It is kept from doing so (the
+// dropzone, once running, does the same for the whole document).
+const keepDrop = (event: DragEvent) => event.preventDefault();
+window.addEventListener('dragover', keepDrop);
+window.addEventListener('drop', keepDrop);
+
 const language = initialLanguage();
 uiStrings(language).catch(() => undefined); // startI18n asks again and meets any failure
 // A task later, so the language's request (issued from a microtask) is ahead of the page's in

@@ -87,3 +87,89 @@ describe('the web app: precompressed files and caching', () => {
     );
   });
 });
+
+describe('the public pages prerendered at build time, in the reader’s language', () => {
+  let t: TestApp;
+  const dist = webDist();
+  /** dist/pages/<language>/<page>.html as apps/web/src/prerender writes them, compressed beside. */
+  const prerendered = (language: string, name: string, heading: string) => {
+    const html = `<!doctype html><html lang="${language}"><div id="root"><h1>${heading}</h1></div><script type="module" src="/assets/index-AbC123.js"></script>`;
+    mkdirSync(join(dist, 'pages', language), { recursive: true });
+    const path = join(dist, 'pages', language, `${name}.html`);
+    writeFileSync(path, html);
+    writeFileSync(`${path}.br`, brotliCompressSync(html));
+    writeFileSync(`${path}.gz`, gzipSync(html));
+  };
+  prerendered('en', 'index', 'Every media tool you need');
+  prerendered('ar', 'index', 'كل أدوات الوسائط');
+  prerendered('en', 'plans', 'Plans');
+  prerendered('en', 'privacy-policy', 'Privacy policy');
+  prerendered('en', 'convert', 'Convert image');
+  prerendered('de', 'plans', 'Tarife');
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { env: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', ...headers } });
+  /** The page as the browser has it, before any script: its first heading. */
+  const heading = (res: { rawPayload: Buffer }) =>
+    brotliDecompressSync(res.rawPayload)
+      .toString()
+      .match(/<h1>(.*?)<\/h1>/)?.[1];
+
+  it('sends each public page with its content in the HTML', async () => {
+    const pages = {
+      '/': 'Every media tool you need',
+      '/plans': 'Plans',
+      '/privacy-policy': 'Privacy policy',
+      '/convert': 'Convert image',
+    };
+    for (const [url, title] of Object.entries(pages)) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(heading(res), url).toBe(title);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      // Another reader of the same address may get another language.
+      expect(res.headers.vary, url).toBe('accept-encoding, accept-language, cookie');
+    }
+    // Plain and gzip too.
+    const plain = await get('/plans', { 'accept-encoding': 'identity' });
+    expect(plain.body).toContain('<h1>Plans</h1>');
+    const gzip = await get('/plans', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain('<h1>Plans</h1>');
+  });
+
+  it('picks the language the app will: its cookie, else the browser’s first, else English', async () => {
+    expect(heading(await get('/', { 'accept-language': 'ar-EG,ar;q=0.9,en;q=0.8' }))).toBe(
+      'كل أدوات الوسائط',
+    );
+    // The reader's choice wins over the browser's language.
+    const chosen = { 'accept-language': 'ar', cookie: 'theme=x; refract.language=de' };
+    expect(heading(await get('/plans', chosen))).toBe('Tarife');
+    // A language Refract has not, a forged cookie: English.
+    expect(heading(await get('/', { 'accept-language': 'fr-FR,ar;q=0.5' }))).toBe(
+      'Every media tool you need',
+    );
+    expect(heading(await get('/', { cookie: 'refract.language=../../etc' }))).toBe(
+      'Every media tool you need',
+    );
+  });
+
+  it('sends the shell for a page not prerendered, and for a language a page lacks', async () => {
+    for (const url of ['/login', '/dashboard', '/plans/']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(PAGE);
+    }
+    const res = await get('/convert', { 'accept-language': 'ar' });
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(PAGE);
+    // An address outside the app is still the API's 404.
+    expect((await get('/api/nothing-here')).statusCode).toBe(404);
+  });
+});

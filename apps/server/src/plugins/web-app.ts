@@ -1,10 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerPublicPlugin } from './auth.js';
 import { sendNotFound } from './error-handler.js';
+import {
+  readerLanguage,
+  readHtmlPage,
+  readPrerenderedPages,
+  type HtmlPage,
+} from './prerendered-pages.js';
 
 /** apps/web/dist, from either apps/server/src/plugins or apps/server/dist/plugins. */
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -18,15 +24,9 @@ function isClientRoute(request: FastifyRequest): boolean {
 }
 
 type Encoding = 'br' | 'gzip' | 'identity';
-type IndexPage = Partial<Record<Encoding, Buffer>> & { identity: Buffer };
-
-function readIndex(path: string): IndexPage {
-  const optional = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
-  return { identity: readFileSync(path), br: optional(`${path}.br`), gzip: optional(`${path}.gz`) };
-}
 
 /** Brotli when the browser takes it, else gzip, else the plain page. */
-function acceptedEncoding(request: FastifyRequest, page: IndexPage): Encoding {
+function acceptedEncoding(request: FastifyRequest, page: HtmlPage): Encoding {
   const accepted = String(request.headers['accept-encoding'] ?? '');
   const takes = (name: string) => new RegExp(`\\b${name}\\b(?!;q=0(\\.0+)?\\b)`).test(accepted);
   if (page.br && takes('br')) return 'br';
@@ -35,14 +35,16 @@ function acceptedEncoding(request: FastifyRequest, page: IndexPage): Encoding {
 }
 
 /**
- * Serves the built web app from the API's port; client-side routes fall back to index.html.
- * Without a build (tests, `npm run dev`) only the API answers.
+ * Serves the built web app from the API's port. A public page prerendered at build time is
+ * sent in the reader's language (prerendered-pages.ts); other client-side routes fall back to
+ * index.html. Without a build (tests, `npm run dev`) only the API answers.
  */
 export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_WEB_DIST) {
   const indexPath = join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexPath);
   // Every client-side route answers this same small page; read once, with its compressed forms.
-  const indexHtml = hasBuild ? readIndex(indexPath) : undefined;
+  const indexHtml = hasBuild ? readHtmlPage(indexPath) : undefined;
+  const prerendered = hasBuild ? readPrerenderedPages(webDistDir) : new Map<string, HtmlPage>();
   if (hasBuild) {
     await registerPublicPlugin(app, fastifyStatic, {
       root: webDistDir,
@@ -60,13 +62,15 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
   }
   app.setNotFoundHandler((request, reply) => {
     if (indexHtml && isClientRoute(request)) {
-      const encoding = acceptedEncoding(request, indexHtml);
+      const address = request.url.split('?')[0]!;
+      const page = prerendered.get(`${readerLanguage(request)} ${address}`) ?? indexHtml;
+      const encoding = acceptedEncoding(request, page);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply
         .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding')
+        .header('vary', 'accept-encoding, accept-language, cookie')
         .type('text/html; charset=utf-8')
-        .send(indexHtml[encoding]!);
+        .send(encoding === 'identity' ? page.identity() : page[encoding]!);
     }
     return sendNotFound(request, reply);
   });

@@ -1,17 +1,17 @@
 import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage } from '@refract/contracts';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter, StaticRouter } from 'react-router';
 import { directionOf, currentLanguage } from '../lib/i18n';
 import { SessionProvider } from '../lib/session/session-provider';
 import { AppRoutes } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-});
+const newQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+const browserQueryClient = newQueryClient();
 
 /**
  * Mantine's components mirror by their own direction state, so it follows every language change:
@@ -26,7 +26,16 @@ function DirectionFollowsLanguage() {
   return null;
 }
 
-export function AppProviders() {
+/**
+ * The whole app. In the browser it follows the address bar; prerendered at build time
+ * (src/prerender) it is drawn at `location`, with a query cache of its own (empty: queries do
+ * not run there, so pages that fetch show their loading state, as in the browser's first render).
+ */
+export function AppProviders({ location }: { location?: string }) {
+  const routes = <AppRoutes />;
+  const [queryClient] = useState(() =>
+    location === undefined ? browserQueryClient : newQueryClient(),
+  );
   return (
     <DirectionProvider initialDirection={directionOf(currentLanguage())} detectDirection={false}>
       <DirectionFollowsLanguage />
@@ -37,9 +46,11 @@ export function AppProviders() {
       >
         <QueryClientProvider client={queryClient}>
           <SessionProvider>
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
+            {location === undefined ? (
+              <BrowserRouter>{routes}</BrowserRouter>
+            ) : (
+              <StaticRouter location={location}>{routes}</StaticRouter>
+            )}
           </SessionProvider>
         </QueryClientProvider>
       </MantineProvider>

@@ -4,7 +4,8 @@ import type { ErrorEnvelope } from '@refract/contracts';
 export const TOKEN_KEY = 'token';
 
 export const tokenStore = {
-  get: () => localStorage.getItem(TOKEN_KEY),
+  // No storage when a page is prerendered at build time (src/prerender): a visitor's page.
+  get: () => globalThis.localStorage?.getItem(TOKEN_KEY) ?? null,
   set: (token: string) => localStorage.setItem(TOKEN_KEY, token),
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };

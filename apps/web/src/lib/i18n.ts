@@ -36,15 +36,27 @@ export function directionOf(language: Language): 'rtl' | 'ltr' {
   return RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
 }
 
+/**
+ * The page's language and direction, and a cookie naming the language, so the server sends
+ * the page prerendered in it next time (apps/server/src/plugins/web-app.ts). Nothing when
+ * there is no document (pages prerendered at build time, src/prerender).
+ */
 function applyToDocument(language: Language) {
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = language;
   document.documentElement.dir = directionOf(language);
+  document.cookie = `${LANGUAGE_STORAGE_KEY}=${language}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/** Switches to `language` once its strings are in (remembered by setLanguage). */
+export async function switchLanguage(language: Language) {
+  await loadStrings(language);
+  await i18n.changeLanguage(language);
 }
 
 export async function setLanguage(language: Language) {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  await loadStrings(language);
-  await i18n.changeLanguage(language);
+  await switchLanguage(language);
 }
 
 export function currentLanguage(): Language {

@@ -12,6 +12,9 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string) {
   tag.content = content;
 }
 
+/** The last page title and description drawn without a document (prerendering). */
+export const prerenderedHead = { title: '', description: '' };
+
 /**
  * Sets the document title to "<page> · Refract" and the description in the current language,
  * with the Open Graph tags a shared link shows. Without a description the app's own is used.
@@ -19,6 +22,9 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string) {
 export function usePageTitle(title: string, description?: string) {
   const { t } = useTranslation();
   const text = description ?? t('app.description');
+  // Prerendered at build time (src/prerender) no effect runs: the page's head is written from this.
+  if (typeof document === 'undefined')
+    Object.assign(prerenderedHead, { title: `${title} · ${t('app.name')}`, description: text });
   useEffect(() => {
     const fullTitle = `${title} · ${t('app.name')}`;
     document.title = fullTitle;

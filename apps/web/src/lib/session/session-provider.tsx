@@ -12,7 +12,9 @@ import { SessionContext, type Session } from './session-context';
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(() => tokenStore.get() !== null);
-  const [suspended, setSuspended] = useState(() => sessionStorage.getItem(SUSPENDED_KEY) !== null);
+  const [suspended, setSuspended] = useState(
+    () => globalThis.sessionStorage?.getItem(SUSPENDED_KEY) != null, // none when prerendered
+  );
 
   const adopt = useCallback((next: User) => {
     setUser(next);

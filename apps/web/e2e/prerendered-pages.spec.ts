@@ -1,0 +1,139 @@
+import type { Page } from '@playwright/test';
+import { DOT_PNG, signUp, uniqueEmail } from './helpers';
+import { expect, test } from './fixtures';
+
+// The public pages arrive as HTML with their content (decision 0XX) and React takes them over
+// (hydrates) without drawing them again. strictPage fails a test on any console error or
+// warning, React's hydration errors included.
+
+const PAGES = [
+  { path: '/', heading: 'Every media tool you need, in one place' },
+  { path: '/plans', heading: 'Plans' },
+  { path: '/privacy-policy', heading: 'Privacy policy' },
+  { path: '/convert', heading: 'Convert image' },
+];
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('each public page shows its content, styled', async ({ page }) => {
+    for (const { path, heading } of PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading }), path).toBeVisible();
+    }
+    // Mantine's styles are in force: its reset and a button's own rounded corners.
+    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
+    const button = page.locator('.mantine-Button-root').first();
+    expect(await button.evaluate((el) => getComputedStyle(el).borderRadius)).not.toBe('0px');
+  });
+
+  test('a page the app draws by itself still gets the shell', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.locator('#root')).toHaveText('Refract');
+  });
+});
+
+test.describe('in Arabic by the browser', () => {
+  test.use({ locale: 'ar' });
+
+  test('the page comes in Arabic, right to left, with JavaScript off', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'ar', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'كل أدوات الوسائط التي تحتاجها في مكان واحد',
+    );
+    await context.close();
+  });
+
+  test('and is hydrated in Arabic', async ({ strictPage: page }) => {
+    const replaced = await watchReplacement(page);
+    await page.goto('/plans');
+    await expectHydrated(page, replaced);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  });
+});
+
+/**
+ * Records whether anything React drew in place of the prerendered page: createRoot empties
+ * #root first, and so does a hydration that failed and fell back to drawing afresh.
+ */
+async function watchReplacement(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __replaced: boolean };
+    w.__replaced = false;
+    new MutationObserver((records) => {
+      for (const record of records)
+        if ((record.target as Element).id === 'root' && record.removedNodes.length > 0)
+          w.__replaced = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __replaced: boolean }).__replaced);
+}
+
+/** The app is running (its language fetched, the header's menu answers) on the same nodes. */
+async function expectHydrated(page: Page, replaced: () => Promise<boolean>) {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('#root')).toHaveAttribute('data-prerendered');
+  expect(await replaced(), 'the prerendered page was drawn again').toBe(false);
+}
+
+test('each public page is hydrated, not drawn again, and its links work', async ({
+  strictPage: page,
+}) => {
+  const replaced = await watchReplacement(page);
+  for (const { path, heading } of PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading }), path).toBeVisible();
+    await expectHydrated(page, replaced);
+  }
+  // Navigation is the app's own from here: the plans page without a new document.
+  await page.goto('/');
+  await expectHydrated(page, replaced);
+  await page.evaluate(
+    () => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true),
+  );
+  await page.getByRole('banner').getByRole('link', { name: 'Plans' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Plans' })).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+  ).toBe(true);
+  // A tool page hydrated where it landed answers: its dropzone takes a file, its button asks to sign in.
+  await page.goto('/convert');
+  await expectHydrated(page, replaced);
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'dot.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(DOT_PNG, 'base64'),
+  });
+  await expect(page.getByText('dot.png').first()).toBeVisible();
+  await page.getByRole('button', { name: /^Convert to / }).click();
+  await expect(page.getByRole('dialog', { name: 'Log in to continue' })).toBeVisible();
+});
+
+test('a signed-in user gets their own header on a prerendered page', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'a long password 1');
+  await page.goto('/');
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('link', { name: 'Dashboard' }).first()).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Log in' })).toHaveCount(0);
+});
+
+test('a language chosen before the cookie existed is drawn in that language', async ({
+  strictPage: page,
+}) => {
+  const replaced = await watchReplacement(page);
+  // The choice in local storage only: the server sends English, the app draws German afresh.
+  await page.addInitScript(() => {
+    if (!document.cookie.includes('refract.language'))
+      localStorage.setItem('refract.language', 'de');
+  });
+  await page.goto('/plans');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tarife' })).toBeVisible();
+  // Drawn afresh over the English page: what the other tests' check would catch.
+  expect(await replaced()).toBe(true);
+});

@@ -1,0 +1,160 @@
+/**
+ * Writes the public pages (public-pages.ts) as HTML in every language, at build time, after
+ * the browser build (`npm run build -w apps/web`): React draws each page as a visitor first
+ * sees it into the built index.html, so its content paints with the HTML, before any script;
+ * the browser then hydrates it (app/start.tsx). The server picks the file by address and
+ * language (apps/server/src/plugins/web-app.ts). Decision 0XX.
+ *
+ * Built for Node (`vite build --ssr`, into dist-ssr) and called by prerender.mjs: this module
+ * does nothing when loaded, since the pages' lazy chunks import it back.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@refract/contracts';
+import { AppProviders } from '../app/providers';
+import { directionOf, loadLegalTexts, startI18n, switchLanguage } from '../lib/i18n';
+import { prerenderedHead } from '../lib/use-page-title';
+import { PRERENDERED_PATHS } from './public-pages';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** The page at `path` as React draws it before any effect or query has run. */
+async function render(path: string) {
+  const errors: unknown[] = [];
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <AppProviders location={path} />
+    </StrictMode>,
+    {
+      // Every part in place in the HTML: a large part would otherwise come after the rest with
+      // an inline script to move it, which the CSP forbids (and a page here needs no streaming).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onError: (error) => void errors.push(error),
+    },
+  );
+  let html = '';
+  await new Promise((resolve, reject) =>
+    prelude
+      .pipe(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            html += chunk.toString();
+            done();
+          },
+        }),
+      )
+      .on('finish', resolve)
+      .on('error', reject),
+  );
+  // A part that failed would be left to the browser to draw: the build stops instead.
+  if (errors.length > 0) throw new Error(`prerender: ${path} failed`, { cause: errors[0] });
+  if (html.includes('<script')) throw new Error(`prerender: ${path} has an inline script`);
+  return html;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The files a tool page adds to the app, as index.html lists them for main.tsx. */
+function pageChunks(template: string): Record<string, string[]> {
+  const json = template.match(/<script type="application\/json" id="page-chunks">(.*?)<\/script>/s);
+  if (!json) throw new Error('prerender: index.html lists no page chunks');
+  return JSON.parse(json[1]!) as Record<string, string[]>;
+}
+
+/** A built stylesheet's text by its address (`/assets/x.css`). */
+export type ReadStyle = (href: string) => string;
+
+const APP_STYLES =
+  /<link rel="stylesheet" crossorigin href="([^"]+)" media="print" data-app-styles>/g;
+
+/**
+ * index.html with the page in it. The page is drawn with Mantine's classes and must not show
+ * unstyled, so its stylesheets (the app's, and a tool page's own) are in the HTML itself: a
+ * `<link>` would hold the first paint for a round trip while the scripts share the network.
+ * The links stay, as print media switched on by main.tsx as on other pages (decision 024), so
+ * Vite's loader finds them and the app starts as it does there. Mantine's light scheme is set
+ * on <html>, as MantineProvider would set it in an effect.
+ */
+function page(
+  template: string,
+  path: string,
+  language: Language,
+  body: string,
+  readStyle: ReadStyle,
+) {
+  const appStyles = [...template.matchAll(APP_STYLES)].map((match) => match[1]!);
+  const pageStyles = (pageChunks(template)[path] ?? []).filter((file) => file.endsWith('.css'));
+  const links = pageStyles.map(
+    (href) =>
+      `  <link rel="stylesheet" crossorigin href="${href}" media="print" data-app-styles>\n`,
+  );
+  const inline = [...appStyles, ...pageStyles].map(
+    (href) => `  <style>${readStyle(href)}</style>\n`,
+  );
+  const head = { ...prerenderedHead };
+  let html = template
+    .replace(
+      /<html lang="en" dir="ltr">/,
+      `<html lang="${language}" dir="${directionOf(language)}" data-mantine-color-scheme="light">`,
+    )
+    .replace('</head>', `${links.join('')}${inline.join('')}  </head>`)
+    .replace(
+      /<div id="root">.*<\/body>/s,
+      `<div id="root" data-prerendered="${language}">${body}</div>\n  </body>`,
+    );
+  if (head.title) {
+    const title = escapeHtml(head.title);
+    const description = escapeHtml(head.description);
+    html = html
+      .replace(/<title>.*?<\/title>/, `<title>${title}</title>`)
+      .replace(/(<meta\s+name="description"\s+content=")[^"]*"/, `$1${description}"`)
+      .replace(/(<meta property="og:title" content=")[^"]*"/, `$1${title}"`)
+      .replace(/(<meta\s+property="og:description"\s+content=")[^"]*"/, `$1${description}"`)
+      .replace(/(<meta property="og:url" content=")[^"]*"/, `$1${path}"`);
+  }
+  return html;
+}
+
+/** dist/pages/<language>/<path>.html, with the .br and .gz the server sends (as vite.config.ts). */
+async function write(path: string, language: Language, html: string) {
+  const file = join(dist, 'pages', language, `${path === '/' ? 'index' : path.slice(1)}.html`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, html);
+  const brotli = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY };
+  await writeFile(`${file}.br`, brotliCompressSync(html, { params: brotli }));
+  await writeFile(`${file}.gz`, gzipSync(html, { level: 9 }));
+}
+
+let started = false;
+
+/** The page at `path` in `language`: `template` (the built index.html) with the page in it. */
+export async function prerenderPage(
+  template: string,
+  path: string,
+  language: Language,
+  readStyle: ReadStyle,
+) {
+  if (!started) await startI18n(DEFAULT_LANGUAGE);
+  started = true;
+  await switchLanguage(language);
+  await loadLegalTexts(language);
+  Object.assign(prerenderedHead, { title: '', description: '' });
+  return page(template, path, language, await render(path), readStyle);
+}
+
+/** Every public page in every language, into dist/pages; answers how many. */
+export async function prerenderPages() {
+  const template = await readFile(join(dist, 'index.html'), 'utf8');
+  const readStyle = (href: string) => readFileSync(join(dist, href), 'utf8');
+  for (const language of LANGUAGES)
+    for (const path of PRERENDERED_PATHS)
+      await write(path, language, await prerenderPage(template, path, language, readStyle));
+  return PRERENDERED_PATHS.length * LANGUAGES.length;
+}
