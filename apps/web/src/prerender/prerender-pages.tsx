@@ -3,7 +3,7 @@
  * the browser build (`npm run build -w apps/web`): React draws each page as a visitor first
  * sees it into the built index.html, so its content paints with the HTML, before any script;
  * the browser then hydrates it (app/start.tsx). The server picks the file by address and
- * language (apps/server/src/plugins/web-app.ts). Decision 0XX.
+ * language (apps/server/src/plugins/web-app.ts). Decision 036.
  *
  * Built for Node (`vite build --ssr`, into dist-ssr) and called by prerender.mjs: this module
  * does nothing when loaded, since the pages' lazy chunks import it back.
