@@ -68,6 +68,8 @@ export const ERROR_CODES = [
   'too_many_renders',
   'text_too_large',
   'trim_out_of_range',
+  'invalid_logo',
+  'logo_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

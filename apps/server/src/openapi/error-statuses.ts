@@ -68,4 +68,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_renders: 429,
   text_too_large: 422,
   trim_out_of_range: 422,
+  invalid_logo: 422,
+  logo_too_large: 413,
 };
