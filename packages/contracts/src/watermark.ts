@@ -137,10 +137,24 @@ export function markCentres(
   if (position !== 'tiled') {
     const margin = fields.margin * Math.min(image.width, image.height);
     const along = (where: 'start' | 'middle' | 'end', length: number, own: number) =>
-      where === 'start' ? margin + own / 2 : where === 'end' ? length - margin - own / 2 : length / 2;
-    const column = position.endsWith('left') ? 'start' : position.endsWith('right') ? 'end' : 'middle';
-    const row = position.startsWith('top') ? 'start' : position.startsWith('bottom') ? 'end' : 'middle';
-    return [{ x: along(column, image.width, mark.width), y: along(row, image.height, mark.height) }];
+      where === 'start'
+        ? margin + own / 2
+        : where === 'end'
+          ? length - margin - own / 2
+          : length / 2;
+    const column = position.endsWith('left')
+      ? 'start'
+      : position.endsWith('right')
+        ? 'end'
+        : 'middle';
+    const row = position.startsWith('top')
+      ? 'start'
+      : position.startsWith('bottom')
+        ? 'end'
+        : 'middle';
+    return [
+      { x: along(column, image.width, mark.width), y: along(row, image.height, mark.height) },
+    ];
   }
   let stepX = Math.max(1, mark.width * (1 + fields.gap));
   let stepY = Math.max(1, mark.height * (1 + fields.gap));

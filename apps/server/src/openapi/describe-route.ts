@@ -90,7 +90,11 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
       ...Object.fromEntries(
         (upload.extraFiles ?? []).map((file) => [
           file.field,
-          { type: 'string', format: 'binary', description: `Optional, at most ${mb(file.maxBytes)}` },
+          {
+            type: 'string',
+            format: 'binary',
+            description: `Optional, at most ${mb(file.maxBytes)}`,
+          },
         ]),
       ),
       ...properties,

@@ -140,7 +140,7 @@ export async function receiveUpload(
   // Every multipart route declares its fields (config.upload, also its OpenAPI form): any
   // other name, text or file, is refused here, in one place for every tool.
   const declared = request.routeOptions.config.upload?.fields;
-  if (declared) 
+  if (declared)
     refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [
       fileField,
       ...extraFiles.map((file) => file.field),

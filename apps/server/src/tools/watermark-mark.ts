@@ -87,7 +87,8 @@ export async function logoMark(
   if (!format || !LOGO_FORMATS.has(format))
     throw invalidLogo('The logo must be a PNG, JPEG or WebP image');
   const open = () => sharp(path, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error' });
-  const meta = await inImageSlot(() => open().metadata(), signal).catch(() => {
+  // The header alone, without the pixel limit, so that a huge logo is told as too large.
+  const meta = await inImageSlot(() => sharp(path).metadata(), signal).catch(() => {
     throw invalidLogo('The logo image is damaged and cannot be read');
   });
   const natural = meta.autoOrient;
