@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { WATERMARK_POSITIONS, watermarkFieldsSchema } from '@refract/contracts';
+import { knownFields } from '../lib/unknown-fields.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../test/accounts.js';
 import * as fixtures from '../test/image-fixtures.js';
@@ -188,6 +191,14 @@ describe('watermark: logo, anchors, tiles, size, colour', () => {
     );
     const condensed = changedBox(anton.before, anton.after)!;
     expect(condensed.bottom - condensed.top).toBeGreaterThan((sans.bottom - sans.top) * 1.2);
+  });
+
+  it("lists every field in the README's /watermark row", () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| /watermark |'))!;
+    const fields = [...knownFields(watermarkFieldsSchema)!, 'image', 'logo'];
+    for (const field of fields) expect(row, field).toContain(`\`${field}\``);
+    for (const position of WATERMARK_POSITIONS) expect(row).toContain(position);
   });
 
   describe('refused logos cost nothing', () => {
