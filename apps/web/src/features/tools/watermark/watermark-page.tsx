@@ -143,6 +143,8 @@ export function WatermarkPage() {
                 <ColorInput
                   label={t('watermark.color')}
                   format="hex"
+                  // A hex code reads left to right on an Arabic page too.
+                  dir="ltr"
                   value={settings.color}
                   onChange={(color) => /^#[0-9a-f]{6}$/i.test(color) && set({ color })}
                   miw={140}
