@@ -9,16 +9,17 @@ export function fontFamily(font: WatermarkFont): string {
 let context: CanvasRenderingContext2D | null = null;
 
 /**
- * The text's width and line height at `sizePx`, as Pango's probe on the server measures them:
- * the preview scales the text so that its width is the share of the image the server draws.
+ * The text's ink box at `sizePx`, as the server's Pango probe measures it (libvips crops the
+ * rendered text to its ink): the preview scales the text so that its width is the share of
+ * the image the server draws, and places and tiles it by that box.
  */
 export function measureText(text: string, font: WatermarkFont, sizePx: number) {
   context ??= document.createElement('canvas').getContext('2d');
-  if (!context) return { width: sizePx * text.length * 0.6, height: sizePx * 1.36 };
+  if (!context) return { width: sizePx * text.length * 0.6, height: sizePx };
   context.font = `${sizePx}px ${fontFamily(font)}`;
-  const lines = text.split('\n');
-  const metrics = lines.map((line) => context!.measureText(line));
-  const width = Math.max(1, ...metrics.map((m) => m.width));
-  const lineHeight = metrics[0]!.fontBoundingBoxAscent + metrics[0]!.fontBoundingBoxDescent;
-  return { width, height: (lineHeight || sizePx * 1.36) * lines.length };
+  const ink = context.measureText(text);
+  return {
+    width: Math.max(1, ink.actualBoundingBoxLeft + ink.actualBoundingBoxRight),
+    height: Math.max(1, ink.actualBoundingBoxAscent + ink.actualBoundingBoxDescent),
+  };
 }

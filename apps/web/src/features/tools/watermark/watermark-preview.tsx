@@ -124,7 +124,12 @@ export function WatermarkPreview(props: {
   });
   const textStyle: CSSProperties = {
     fontSize: fontPx,
-    lineHeight: `${box.height}px`,
+    // The box is the text's ink, a little narrower and shorter than its line: centred both
+    // ways, the glyphs sit where the server's cropped text does.
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    lineHeight: 1,
     fontFamily: fontFamily(settings.font),
     color: settings.color,
     // The server's outline reaches 1/20 of the font size out; a stroke is centred on the edge.
@@ -132,7 +137,6 @@ export function WatermarkPreview(props: {
     paintOrder: 'stroke fill',
     whiteSpace: 'pre',
     unicodeBidi: 'plaintext',
-    textAlign: 'center',
   };
   const mark = (centre: Point, key: number, interactive: boolean) => {
     const common = {
