@@ -71,9 +71,7 @@ async function downloaded(page: Page, submit: string, match: (rgb: number[]) => 
   ]);
   const bytes = readFileSync((await file.path())!);
   writeFileSync(`/tmp/watermark-download-${Date.now()}.jpg`, bytes);
-  const { data, info } = await sharp(bytes)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
   const quadrants = new Set<string>();
   for (let y = 0; y < info.height; y += 2) {
     for (let x = 0; x < info.width; x += 2) {

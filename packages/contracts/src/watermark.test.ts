@@ -31,12 +31,13 @@ describe('watermark geometry (shared by the preview and the server)', () => {
       height: 40,
     });
     expect(tiles.length).toBeGreaterThan(50);
-    for (const [x, y] of [
+    const quadrantCentres: [number, number][] = [
       [250, 250],
       [750, 250],
       [250, 750],
       [750, 750],
-    ])
+    ];
+    for (const [x, y] of quadrantCentres)
       expect(tiles.some((tile) => Math.abs(tile.x - x) < 200 && Math.abs(tile.y - y) < 80)).toBe(
         true,
       );
