@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -170,3 +171,33 @@ for (const language of ['en', 'ar']) {
     });
   }
 }
+
+test('the watermark controls have no serious accessibility violations, text or logo', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'watermark password 3');
+  await page.goto('/watermark');
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await photo(400, 300) });
+  await expect(page.getByTestId('watermark-text')).toBeVisible();
+  const serious = async () => {
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  expect(await serious()).toEqual([]);
+  // The grid is reached with Tab and pressed with the keyboard.
+  await page.getByRole('button', { name: 'Top left' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Top left' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await page.getByText('Tiled', { exact: true }).click();
+  await page.getByText('Logo', { exact: true }).click();
+  expect(await serious()).toEqual([]);
+});

@@ -145,6 +145,8 @@ export function WatermarkPage() {
                   format="hex"
                   // A hex code reads left to right on an Arabic page too.
                   dir="ltr"
+                  // Its eye-dropper button has no name of its own for a screen reader.
+                  withEyeDropper={false}
                   value={settings.color}
                   onChange={(color) => /^#[0-9a-f]{6}$/i.test(color) && set({ color })}
                   miw={140}
@@ -170,6 +172,8 @@ export function WatermarkPage() {
               label={t('watermark.logo')}
               description={t('watermark.logoHint')}
               placeholder={t('watermark.logoPlaceholder')}
+              // Mantine's placeholder grey is too faint on white for WCAG AA.
+              styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
               accept="image/png,image/jpeg,image/webp"
               value={logoFile}
               onChange={setLogoFile}
