@@ -58,7 +58,7 @@ export function stopAtLimit(file: Readable, maxBytes: number) {
 }
 
 /** Passes a part's bytes on, failing with its own 413 once they pass its limit. */
-function byteLimit(extra: ExtraFile) {
+export function byteLimit(extra: ExtraFile) {
   let bytes = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -4,6 +4,7 @@ import { WATERMARK_POSITIONS, watermarkFieldsSchema } from '@refract/contracts';
 import { knownFields } from '../lib/unknown-fields.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer } from '../test/accounts.js';
+import { batchEnded, unzip } from '../test/batches.js';
 import * as fixtures from '../test/image-fixtures.js';
 import { registerSubscriber } from '../test/plans.js';
 import { leftIn, multipartFiles, type MultipartFile } from '../test/multipart.js';
@@ -191,6 +192,37 @@ describe('watermark: logo, anchors, tiles, size, colour', () => {
     );
     const condensed = changedBox(anton.before, anton.after)!;
     expect(condensed.bottom - condensed.top).toBeGreaterThan((sans.bottom - sans.top) * 1.2);
+  });
+
+  it('puts one logo on every file of a server batch, sized to each', async () => {
+    const logo = await sharp({
+      create: { width: 40, height: 40, channels: 4, background: '#ff0000ff' },
+    })
+      .png()
+      .toBuffer();
+    const images = [await grey(200, 100), await grey(600, 300)];
+    const body = multipartFiles({ mark: 'logo', size: '0.25', opacity: '1', position: 'center' }, [
+      { field: 'logo', filename: 'logo.png', content: logo },
+      ...images.map((content, index) => ({ field: 'file', filename: `${index}.png`, content })),
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/batch/watermark?files=2',
+      payload: body.payload,
+      headers: { ...body.headers, ...bearer(token) },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const batch = await batchEnded(t.app, token, res.json().batchId);
+    expect(batch.counts).toMatchObject({ done: 2, failed: 0 });
+    const zip = await t.app.inject({
+      url: `/api/batches/${batch.id}/zip`,
+      headers: bearer(token),
+    });
+    const results = [...(await unzip(zip.rawPayload)).values()];
+    for (const [index, result] of results.entries()) {
+      const box = changedBox(await rgba(images[index]!), await rgba(result))!;
+      expect(box.right - box.left + 1).toBe((index === 0 ? 200 : 600) / 4);
+    }
   });
 
   it("lists every field in the README's /watermark row", () => {
