@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
+import yauzl from 'yauzl';
 import { expect, test } from './fixtures';
 import { signUp, uniqueEmail } from './helpers';
 
@@ -200,4 +201,66 @@ test('the watermark controls have no serious accessibility violations, text or l
   await page.getByText('Tiled', { exact: true }).click();
   await page.getByText('Logo', { exact: true }).click();
   expect(await serious()).toEqual([]);
+});
+
+/** Each zip entry's bytes, in order. */
+function zipContents(path: string): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const entries: Buffer[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || !stream) return reject(error);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.push(Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+test('a batch of two photos gets the same logo on each, sized to each photo', async ({
+  strictPage: page,
+}) => {
+  test.setTimeout(90_000);
+  await signUp(page, uniqueEmail(), 'watermark password 4');
+  await page.goto('/watermark');
+  await page.locator('input[type="file"]').setInputFiles([
+    { name: 'small.jpg', mimeType: 'image/jpeg', buffer: await photo(400, 300) },
+    { name: 'large.jpg', mimeType: 'image/jpeg', buffer: await photo(1200, 900) },
+  ]);
+  await page.getByText('Logo', { exact: true }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: 'Logo image' }).click(),
+  ]);
+  await chooser.setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await logoPng() });
+  const opacity = page.getByRole('slider', { name: /^Opacity/ });
+  await opacity.focus();
+  await page.keyboard.press('End');
+  await page.getByTestId('batch-start').click();
+  await expect(page.getByText('2 done, 0 failed, of 2')).toBeVisible({ timeout: 30_000 });
+  const [zip] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download all (.zip)' }).click(),
+  ]);
+  for (const [index, bytes] of (await zipContents((await zip.path())!)).entries()) {
+    const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    // The logo is 30% of each photo's width; its disc is 28/60 of that across, in the middle.
+    let orangeInRow = 0;
+    const y = Math.round(info.height / 2);
+    for (let x = 0; x < info.width; x += 1) {
+      const i = (y * info.width + x) * info.channels;
+      if (orange([data[i]!, data[i + 1]!, data[i + 2]!])) orangeInRow += 1;
+    }
+    const expected = (index === 0 ? 400 : 1200) * 0.3 * (56 / 120);
+    expect(Math.abs(orangeInRow - expected)).toBeLessThan(expected * 0.1);
+  }
 });
