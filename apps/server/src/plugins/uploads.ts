@@ -43,8 +43,8 @@ export const fileTooLarge = (maxBytes: number) =>
 export async function registerUploads(app: FastifyInstance) {
   await app.register(multipart, {
     // Tight defaults; each tool narrows fileSize further.
-    // Two files: a tool's upload and at most one declared extra part (ExtraFile).
-    limits: { files: 2, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 100 },
+    // One file; a tool that declares extra parts (ExtraFile) raises it for its own requests.
+    limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 100 },
   });
 }
 
@@ -101,7 +101,9 @@ export async function receiveUpload(
   };
   const otherFiles: Record<string, true> = {};
   try {
-    for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: maxBytes, files: 1 + extraFiles.length },
+    })) {
       if (part.type === 'file') {
         const extra = extraFiles.find((file) => file.field === part.fieldname);
         if (extra && !upload.extraFiles[extra.field]) {

@@ -143,8 +143,8 @@ export function WatermarkPage() {
                 <ColorInput
                   label={t('watermark.color')}
                   format="hex"
-                  // A hex code reads left to right on an Arabic page too.
-                  dir="ltr"
+                  // A hex code reads left to right on an Arabic page too (the swatch keeps its side).
+                  styles={{ input: { unicodeBidi: 'plaintext' } }}
                   // Its eye-dropper button has no name of its own for a screen reader.
                   withEyeDropper={false}
                   value={settings.color}
