@@ -39,20 +39,7 @@ export const cropFieldsSchema = z.object({
   flipVertical: flag.default('false'),
 });
 
-export const WATERMARK_BASE_FONT_PX = 40;
 export const MAX_OVERLAY_TEXT = 200;
-
-export const watermarkFieldsSchema = z.object({
-  text: z.string().trim().min(1, 'enter the watermark text').max(MAX_OVERLAY_TEXT),
-  opacity: number('opacity').min(0).max(1).default(0.5),
-  scale: number('scale').min(0.5).max(3).default(1),
-  rotation: number('rotation').min(-180).max(180).default(0),
-  /** Centre of the text, as fractions of the image's width and height. */
-  x: number('x').min(0).max(1).default(0.5),
-  y: number('y').min(0).max(1).default(0.5),
-  /** Width of the preview the user placed the text on; the font scales by source/preview. */
-  previewWidth: number('previewWidth').min(1).max(MAX_COORDINATE).optional(),
-});
 
 export const MIN_BLUR_AREA = 20;
 export const MAX_BLUR_AREAS = 50;

@@ -69,6 +69,8 @@ export const ERROR_CODES = [
   'text_too_large',
   'trim_out_of_range',
   'no_faces_found',
+  'invalid_logo',
+  'logo_too_large',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

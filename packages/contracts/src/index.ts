@@ -17,3 +17,4 @@ export * from './rotate.js';
 export * from './remove-background.js';
 export * from './payments.js';
 export * from './api-keys.js';
+export * from './watermark.js';

@@ -87,6 +87,16 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
         format: 'binary',
         description: `The file, at most ${mb(upload.maxBytes)}`,
       },
+      ...Object.fromEntries(
+        (upload.extraFiles ?? []).map((file) => [
+          file.field,
+          {
+            type: 'string',
+            format: 'binary',
+            description: `Optional, at most ${mb(file.maxBytes)}`,
+          },
+        ]),
+      ),
       ...properties,
     },
     required: [upload.fileField, ...required],

@@ -6,7 +6,13 @@ export interface RouteDocs {
   /** Error codes the route answers with, beyond those its guard and schemas already imply. */
   errors?: readonly ErrorCode[];
   /** A multipart/form-data upload: the file part's name, its size limit and the text fields' schema. */
-  upload?: { fileField: string; maxBytes: number; fields: ZodType };
+  upload?: {
+    fileField: string;
+    maxBytes: number;
+    fields: ZodType;
+    /** Optional second file parts (e.g. watermark's logo). */
+    extraFiles?: readonly { field: string; maxBytes: number }[];
+  };
   /** The success answer is a file or a stream rather than JSON. */
   produces?: { status?: number; contentTypes: readonly string[]; description: string };
   /** The answer carries the X-Quota-* headers (a use is charged). */

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -19,6 +19,16 @@ export interface Upload {
   containsIndirection: boolean;
   fields: Record<string, string>;
   workDir: string;
+  /** Paths of the second file parts a tool declares (e.g. watermark's `logo`), by field. */
+  extraFiles: Record<string, string>;
+}
+
+/** A second file part a tool takes (e.g. a logo), with its own, smaller size limit. */
+export interface ExtraFile {
+  field: string;
+  maxBytes: number;
+  /** The answer when the part passes maxBytes. */
+  tooLarge(): AppError;
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -33,6 +43,7 @@ export const fileTooLarge = (maxBytes: number) =>
 export async function registerUploads(app: FastifyInstance) {
   await app.register(multipart, {
     // Tight defaults; each tool narrows fileSize further.
+    // One file; a tool that declares extra parts (ExtraFile) raises it for its own requests.
     limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, headerPairs: 100 },
   });
 }
@@ -44,6 +55,17 @@ export async function registerUploads(app: FastifyInstance) {
  */
 export function stopAtLimit(file: Readable, maxBytes: number) {
   file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
+}
+
+/** Passes a part's bytes on, failing with its own 413 once they pass its limit. */
+export function byteLimit(extra: ExtraFile) {
+  let bytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(bytes > extra.maxBytes ? extra.tooLarge() : null, chunk);
+    },
+  });
 }
 
 /** A private directory under DATA_DIR/tmp for one request; the caller removes it. */
@@ -65,15 +87,31 @@ export async function receiveUpload(
   fileField: string,
   maxBytes: number,
   workDir: string,
+  extraFiles: readonly ExtraFile[] = [],
 ): Promise<Upload> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
   }
-  const upload: Upload = { bytes: 0, fields: {}, workDir, containsIndirection: false };
+  const upload: Upload = {
+    bytes: 0,
+    fields: {},
+    workDir,
+    containsIndirection: false,
+    extraFiles: {},
+  };
   const otherFiles: Record<string, true> = {};
   try {
-    for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: maxBytes, files: 1 + extraFiles.length },
+    })) {
       if (part.type === 'file') {
+        const extra = extraFiles.find((file) => file.field === part.fieldname);
+        if (extra && !upload.extraFiles[extra.field]) {
+          const path = join(workDir, `extra-${extra.field}`);
+          await pipeline(part.file, byteLimit(extra), createWriteStream(path));
+          if ((await stat(path)).size > 0) upload.extraFiles[extra.field] = path;
+          continue;
+        }
         if (part.fieldname !== fileField || upload.path) {
           if (part.fieldname !== fileField) otherFiles[part.fieldname] = true;
           part.file.resume();
@@ -104,7 +142,11 @@ export async function receiveUpload(
   // Every multipart route declares its fields (config.upload, also its OpenAPI form): any
   // other name, text or file, is refused here, in one place for every tool.
   const declared = request.routeOptions.config.upload?.fields;
-  if (declared) refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [fileField]);
+  if (declared)
+    refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [
+      fileField,
+      ...extraFiles.map((file) => file.field),
+    ]);
   if (!upload.path || upload.bytes === 0)
     throw new AppError(400, 'no_file', `Choose a file to upload (field "${fileField}")`);
   return upload;

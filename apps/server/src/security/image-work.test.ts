@@ -14,6 +14,7 @@ import { noisePng, rgba } from '../test/pixels.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { watermarkText } from '../tools/watermark.js';
+import { watermarkFieldsSchema } from '@refract/contracts';
 
 /** Synchronous image tools cannot hold the server: bounded pipelines, sizes and time. */
 describe('bounded image work', () => {
@@ -130,7 +131,7 @@ describe('bounded image work', () => {
 
   it('holds a watermark of scale=3 previewWidth=12 to the image: font, outline and text size', async () => {
     const image = { width: 600, height: 400 };
-    const fields = { text: 'Refract', opacity: 1, scale: 3, rotation: 0, x: 0.5, y: 0.5 };
+    const fields = watermarkFieldsSchema.parse({ text: 'Refract', opacity: 1, scale: 3 });
     const asked = watermarkText({ ...fields, previewWidth: 12 }, image);
     // 40 px × 3 × 600/12 would be 6000 px, ten times the image's width.
     expect(asked.sizePx).toBe(600);

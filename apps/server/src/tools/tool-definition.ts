@@ -1,4 +1,4 @@
-import type { Upload } from '../plugins/uploads.js';
+import type { ExtraFile, Upload } from '../plugins/uploads.js';
 import type { Applied, ErrorCode, Service, ToolId } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
@@ -19,6 +19,8 @@ export interface ToolContext<Fields> {
   /** The uploaded file's own name, untrusted (e.g. for a result named after it). */
   inputName?: string;
   fields: Fields;
+  /** The declared extra file parts that came (ToolDefinition.extraFiles), by field: their paths. */
+  extraFiles?: Record<string, string>;
   /** A private temp directory, removed after the response whatever happens. */
   workDir: string;
   engines: Engines;
@@ -41,6 +43,8 @@ export interface ToolDefinition<Fields = any> {
   errors?: readonly ErrorCode[];
   fileField: string;
   maxBytes: number;
+  /** Optional second file parts (e.g. a logo), each with its own limit. */
+  extraFiles?: readonly ExtraFile[];
   fields: ZodType<Fields>;
   service(fields: Fields): Service;
   /** Checks that need no file (e.g. an output format this server cannot write), before upload. */

@@ -1,66 +1,73 @@
-import { toolById, WATERMARK_BASE_FONT_PX, watermarkFieldsSchema } from '@refract/contracts';
-import type { z } from 'zod';
+import sharp, { type OverlayOptions } from 'sharp';
+import {
+  markCentres,
+  toolById,
+  turnedBox,
+  watermarkFieldsSchema,
+  type WatermarkFields,
+} from '@refract/contracts';
 import { resultName } from '../lib/result-name.js';
 import { writeOwnFormat } from '../media/image/own-format.js';
 import { clipOverlay, fadeOverlay, rotateOverlay } from '../media/image/overlay.js';
 import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
-import { renderText, textBoundsFor } from '../media/image/text.js';
+import type { TextImage } from '../media/image/text.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { LOGO_FILE, logoMark, textMark } from './watermark-mark.js';
 
-/** Outline width as a share of the font size: thin, but visible on a light background. */
-const OUTLINE_RATIO = 1 / 20;
-
-type Fields = z.output<typeof watermarkFieldsSchema>;
+export { watermarkText } from './watermark-mark.js';
 
 /**
- * The text as the user sized it on a preview (the download keeps that proportion of the
- * width), held to the image: `scale=3 previewWidth=12` once asked for a font ten times the
- * image's width and an outline half as wide, minutes of CPU.
+ * The overlays that put the (turned, faded) mark at each centre. The mark is decoded once and
+ * handed to libvips as raw pixels, so a tiled watermark (at most MAX_WATERMARK_TILES copies) is
+ * one composite; a mark larger than the image is cut to it first, as sharp asks.
  */
-export function watermarkText(fields: Fields, image: { width: number; height: number }) {
-  const bounds = textBoundsFor(image);
-  const previewWidth = fields.previewWidth ?? image.width;
-  const sizePx = Math.min(
-    bounds.maxSizePx,
-    WATERMARK_BASE_FONT_PX * fields.scale * (image.width / previewWidth),
-  );
-  return {
-    text: fields.text,
-    font: 'text' as const,
-    sizePx,
-    color: '#ffffff',
-    outlinePx: sizePx * OUTLINE_RATIO,
-    outlineColor: '#000000',
-    maxPixels: bounds.maxPixels,
-  };
+async function placeAll(
+  overlay: TextImage,
+  centres: { x: number; y: number }[],
+  base: { width: number; height: number },
+  signal: AbortSignal,
+): Promise<OverlayOptions[]> {
+  const corner = (centre: { x: number; y: number }) => ({
+    left: Math.round(centre.x - overlay.width / 2),
+    top: Math.round(centre.y - overlay.height / 2),
+  });
+  if (overlay.width > base.width || overlay.height > base.height) {
+    const placed = [];
+    for (const centre of centres) {
+      const { left, top } = corner(centre);
+      placed.push(await clipOverlay(overlay, left, top, base, signal));
+    }
+    return placed.filter((entry) => entry !== null);
+  }
+  const pixels = await inImageSlot(() => sharp(overlay.png).ensureAlpha().raw().toBuffer(), signal);
+  const raw = { width: overlay.width, height: overlay.height, channels: 4 as const };
+  return centres.map((centre) => ({ input: pixels, raw, ...corner(centre) }));
 }
 
-export const watermarkTool: ToolDefinition<Fields> = {
+export const watermarkTool: ToolDefinition<WatermarkFields> = {
   id: 'watermark',
   path: '/api/watermark',
-  summary: 'Add a text watermark to an image',
+  summary: 'Add a text or logo watermark to an image: placed, anchored or tiled',
   fileField: 'image',
-  errors: ['text_too_large'],
+  extraFiles: [LOGO_FILE],
+  errors: ['text_too_large', 'invalid_logo', 'logo_too_large'],
   mapError: toImageError,
   maxBytes: toolById('watermark').maxUploadBytes,
   fields: watermarkFieldsSchema,
   service: () => 'security-watermark',
-  async run({ input, inputName, fields, workDir, signal }) {
+  async run({ input, inputName, fields, extraFiles, workDir, signal }) {
     const image = await loadImage(input, signal);
-    const { width, height } = (await inImageSlot(() => image.pipeline().metadata(), signal))
-      .autoOrient;
-    const text = await renderText({ ...watermarkText(fields, { width, height }), signal });
-    const rotated = await rotateOverlay(text, fields.rotation, signal);
-    const overlay = await fadeOverlay(rotated, fields.opacity, signal);
-    const placed = await clipOverlay(
-      overlay,
-      fields.x * width - overlay.width / 2,
-      fields.y * height - overlay.height / 2,
-      { width, height },
-      signal,
-    );
-    const pipeline = image.pipeline().composite(placed ? [placed] : []);
+    const base = (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
+    const mark =
+      fields.mark === 'logo'
+        ? await logoMark(extraFiles?.logo, fields, base, signal)
+        : await textMark(fields, base, signal);
+    const turned = await rotateOverlay(mark.overlay, fields.rotation, signal);
+    const faded = await fadeOverlay(turned, fields.opacity, signal);
+    const centres = markCentres(fields, base, turnedBox(mark.box, fields.rotation));
+    const overlays = fields.opacity > 0 ? await placeAll(faded, centres, base, signal) : [];
+    const pipeline = image.pipeline().composite(overlays);
     const result = await writeOwnFormat(image, pipeline, workDir, signal);
     return {
       ...result,

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { copyFile, link, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { BATCH_PER_FILE_FIELD } from '@refract/contracts';
@@ -9,7 +9,7 @@ import type { BatchRow } from '../../db/repositories/batches-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Engines } from '../../media/engines.js';
-import { stopAtLimit } from '../../plugins/uploads.js';
+import { byteLimit, createWorkDir, removeWorkDir, stopAtLimit } from '../../plugins/uploads.js';
 import type { BatchService, HeldFile } from '../../services/batches/batch-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { batchFields } from './batch-fields.js';
@@ -73,9 +73,18 @@ export async function receiveBatch(options: {
   let index = 0;
   let total = 0;
   const held: HeldFile[] = [];
+  // A tool's extra file (the watermark's logo) comes before the files, once, and each file's
+  // job gets it beside its input (job-files.ts keeps it between runs).
+  const extras: Record<string, string> = {};
+  let extrasDir: string | undefined;
+  const extraCount = tool.extraFiles?.length ?? 0;
   const parts = request.parts({
     // One file over the limit is let through the parser so that we refuse it in our words.
-    limits: { files: limits.files + 1, parts: limits.files + 26, fileSize: tool.maxBytes },
+    limits: {
+      files: limits.files + 1 + extraCount,
+      parts: limits.files + 26,
+      fileSize: tool.maxBytes,
+    },
     throwFileSizeLimit: false,
   } as Parameters<FastifyRequest['parts']>[0]);
   try {
@@ -84,6 +93,20 @@ export async function receiveBatch(options: {
         if (fields)
           throw new AppError(400, 'validation_failed', "Send the tool's fields before the files");
         if (typeof part.value === 'string') raw[part.fieldname] = part.value;
+        continue;
+      }
+      const extra = tool.extraFiles?.find((file) => file.field === part.fieldname);
+      if (extra) {
+        if (fields || extras[extra.field])
+          throw new AppError(
+            400,
+            'validation_failed',
+            `Send "${extra.field}" once, before the files`,
+          );
+        extrasDir ??= await createWorkDir(options.config.dataDir);
+        const path = join(extrasDir, extra.field);
+        await pipeline(part.file, byteLimit(extra), createWriteStream(path));
+        extras[extra.field] = path;
         continue;
       }
       // Refused before a byte of it is read: skipping it would mean reading it to its end.
@@ -129,6 +152,11 @@ export async function receiveBatch(options: {
         });
         continue;
       }
+      for (const [field, path] of Object.entries(extras)) {
+        const beside = join(dirname(slot.input), `extra-${field}`);
+        // One logo for a hundred files: linked, not copied, where the disk allows.
+        await link(path, beside).catch(() => copyFile(path, beside));
+      }
       let inspected;
       try {
         inspected = await tool.inspect?.(slot.input, set.parsed, options.config);
@@ -160,6 +188,8 @@ export async function receiveBatch(options: {
     if (err instanceof AppError) throw err;
     request.log.warn({ err }, 'batch upload failed');
     throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
+  } finally {
+    if (extrasDir) await removeWorkDir(extrasDir);
   }
   if (index === 0)
     throw new AppError(400, 'no_file', `Choose files to upload (field "${BATCH_FILE_FIELD}")`);

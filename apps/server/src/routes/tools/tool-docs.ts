@@ -7,7 +7,12 @@ export function toolDocs(tool: ToolDefinition) {
   const job = tool.runsAs === 'job';
   const config: FastifyContextConfig = {
     access: 'userOrKey',
-    upload: { fileField: tool.fileField, maxBytes: tool.maxBytes, fields: tool.fields },
+    upload: {
+      fileField: tool.fileField,
+      maxBytes: tool.maxBytes,
+      fields: tool.fields,
+      extraFiles: tool.extraFiles,
+    },
     produces: {
       contentTypes: tool.produces ?? [`${tool.fileField}/*`],
       description: 'The result file, as an attachment',

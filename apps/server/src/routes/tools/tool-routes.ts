@@ -72,7 +72,13 @@ export const toolRoutes =
           let cleanupNow = true;
           const aborted = abortOnClientGone(reply.raw);
           try {
-            const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, workDir);
+            const upload = await receiveUpload(
+              request,
+              tool.fileField,
+              tool.maxBytes,
+              workDir,
+              tool.extraFiles,
+            );
             const fields = parseToolFields(tool, upload.fields);
             await tool.precheck?.(fields, context.engines, context.config);
             const run = {
@@ -80,6 +86,7 @@ export const toolRoutes =
               inputBytes: upload.bytes,
               inputName: upload.filename,
               fields,
+              extraFiles: upload.extraFiles,
               workDir,
               engines: context.engines,
               config: context.config,

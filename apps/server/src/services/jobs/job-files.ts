@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -16,8 +16,25 @@ export async function createJobDir(dataDir: string, id: string): Promise<string>
 export const removeJobDir = (dataDir: string, id: string) =>
   rm(jobDir(dataDir, id), { recursive: true, force: true });
 
-/** What a job keeps between attempts: its upload and what probing it found. */
+/** What a job keeps between attempts: its upload, what probing it found, its extra files. */
 const KEPT_BETWEEN_RUNS = new Set(['input', 'probe.json']);
+const keptBetweenRuns = (name: string) => KEPT_BETWEEN_RUNS.has(name) || name.startsWith('extra-');
+
+/** A tool's extra file parts (e.g. the watermark's logo) that came with this job, by field. */
+export async function extraFilesIn(dir: string, declared: readonly { field: string }[] = []) {
+  const found: Record<string, string> = {};
+  for (const { field } of declared) {
+    const path = join(dir, `extra-${field}`);
+    if (
+      await stat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      found[field] = path;
+  }
+  return found;
+}
 
 /** Removes what a dead or handed-back run wrote, so the next attempt starts clean. */
 export async function removeRunOutputs(dataDir: string, id: string) {
@@ -25,7 +42,7 @@ export async function removeRunOutputs(dataDir: string, id: string) {
   const names = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names
-      .filter((name) => !KEPT_BETWEEN_RUNS.has(name))
+      .filter((name) => !keptBetweenRuns(name))
       .map((name) => rm(join(dir, name), { recursive: true, force: true })),
   );
 }

@@ -9,7 +9,13 @@ import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
 import type { QuotaService } from '../quota-service.js';
 import { storageUnavailable } from '../health/volume-marker.js';
-import { jobDir, keepOnlyResult, removeJobDir, removeRunOutputs } from './job-files.js';
+import {
+  extraFilesIn,
+  jobDir,
+  keepOnlyResult,
+  removeJobDir,
+  removeRunOutputs,
+} from './job-files.js';
 
 /** The ids of the tools that run as `kind`: image work inside requests, or audio and video jobs. */
 const toolsOf = (kind: 'request' | 'job') =>
@@ -215,6 +221,7 @@ export function jobRunner(deps: {
         inputBytes: job.input_bytes,
         inputName: job.input_name ?? undefined,
         fields: tool.fields.parse(JSON.parse(job.fields)),
+        extraFiles: await extraFilesIn(dir, tool.extraFiles),
         workDir: dir,
         engines: deps.engines,
         config,

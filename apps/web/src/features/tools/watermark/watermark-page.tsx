@@ -1,20 +1,39 @@
-import { Slider, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import {
+  ColorInput,
+  FileInput,
+  Group,
+  SegmentedControl,
+  Slider,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toolById } from '@refract/contracts';
+import { MAX_WATERMARK_TEXT, toolById } from '@refract/contracts';
 import { usePerFile } from '../../../components/tool/batch/use-per-file';
 import { ToolPage } from '../../../components/tool/tool-page';
-import { WatermarkPreview, type WatermarkSettings } from './watermark-preview';
+import { AnchorGrid } from './anchor-grid';
+import { WatermarkPreview, type LogoImage } from './watermark-preview';
+import { DEFAULT_SETTINGS, type WatermarkSettings } from './watermark-settings';
 
 const tool = toolById('watermark');
 
-/** Spec section 9: centred, opacity 0.5, scale 1, no rotation. */
-const DEFAULTS = { opacity: 0.5, scale: 1, rotation: 0 };
-/** The text's centre, as fractions of the image: the one setting each file of a batch may have. */
+/** The mark's centre, as fractions of the image: the one setting each file of a batch may have. */
 const CENTRE = { x: 0.5, y: 0.5 };
 const positionFields = ({ x, y }: typeof CENTRE) => ({ x: String(x), y: String(y) });
-/** The brand mark, the same in every language: short enough to fit a phone-sized preview. */
-const DEFAULT_TEXT = '© Refract';
+/** What the page sends besides the position and the logo (the server's own field names). */
+const SENT = [
+  'mark',
+  'color',
+  'font',
+  'opacity',
+  'size',
+  'rotation',
+  'position',
+  'margin',
+  'gap',
+] as const;
 
 function LabelledSlider(props: {
   label: string;
@@ -36,21 +55,37 @@ function LabelledSlider(props: {
         value={props.value}
         onChange={props.onChange}
         thumbLabel={props.label}
+        label={null}
       />
     </div>
   );
 }
 
-/** The text is placed on a live preview; the server draws it the same way at full size. */
+/** A chosen logo file as an object URL with its natural size, released when it changes. */
+function useLogo(file: File | null): LogoImage | null {
+  const [logo, setLogo] = useState<LogoImage | null>(null);
+  useEffect(() => {
+    setLogo(null);
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    const image = new Image();
+    image.onload = () => setLogo({ url, width: image.naturalWidth, height: image.naturalHeight });
+    image.src = url;
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+  return logo;
+}
+
+/** Text or a logo, placed, anchored or tiled on a live preview; the server draws it the same way. */
 export function WatermarkPage() {
   const { t } = useTranslation();
-  const [settings, setSettings] = useState<Omit<WatermarkSettings, 'x' | 'y'>>({
-    text: DEFAULT_TEXT,
-    ...DEFAULTS,
-  });
+  const [settings, setSettings] = useState(DEFAULT_SETTINGS);
+  const [logoFile, setLogoFile] = useState<File | null>(null);
+  const logo = useLogo(logoFile);
   const positions = usePerFile(CENTRE);
-  const [previewWidth, setPreviewWidth] = useState<number | null>(null);
   const set = (changes: Partial<WatermarkSettings>) => setSettings((s) => ({ ...s, ...changes }));
+  const tiled = settings.position === 'tiled';
+  const percent = (value: number) => Math.round(value * 100);
 
   return (
     <ToolPage
@@ -62,12 +97,11 @@ export function WatermarkPage() {
       showSizes={false}
       onFileChange={positions.reset}
       fields={(form) => {
-        form.append('text', settings.text);
-        for (const key of ['opacity', 'scale', 'rotation'] as const)
-          form.append(key, String(settings[key]));
+        for (const key of SENT) form.append(key, String(settings[key]));
+        if (settings.mark === 'text') form.append('text', settings.text);
+        if (settings.mark === 'logo' && logoFile) form.append('logo', logoFile);
         for (const [name, value] of Object.entries(positionFields(positions.get(0))))
           form.append(name, value);
-        if (previewWidth) form.append('previewWidth', String(previewWidth));
       }}
       perFile={{
         files: positions,
@@ -77,37 +111,126 @@ export function WatermarkPage() {
         <WatermarkPreview
           url={url}
           settings={{ ...settings, ...positions.get(index) }}
-          onMove={(x, y) => positions.update(index, () => ({ x, y }))}
-          onPreviewWidth={setPreviewWidth}
+          logo={logo}
+          onMove={(x, y) => {
+            // A dragged mark leaves its anchor.
+            if (settings.position !== 'custom') set({ position: 'custom' });
+            positions.update(index, () => ({ x, y }));
+          }}
         />
       )}
       options={
         <Stack gap="sm">
-          <TextInput
-            label={t('watermark.text')}
-            value={settings.text}
-            maxLength={200}
-            dir="auto"
-            onChange={(event) => set({ text: event.currentTarget.value })}
+          <SegmentedControl
+            aria-label={t('watermark.markLabel')}
+            value={settings.mark}
+            onChange={(mark) => set({ mark: mark as WatermarkSettings['mark'] })}
+            data={[
+              { value: 'text', label: t('watermark.markText') },
+              { value: 'logo', label: t('watermark.markLogo') },
+            ]}
           />
-          <Text size="sm" c="dimmed">
-            {t('watermark.hint')}
-          </Text>
+          {settings.mark === 'text' ? (
+            <>
+              <TextInput
+                label={t('watermark.text')}
+                value={settings.text}
+                maxLength={MAX_WATERMARK_TEXT}
+                dir="auto"
+                onChange={(event) => set({ text: event.currentTarget.value })}
+              />
+              <Group grow align="flex-end" wrap="wrap">
+                <ColorInput
+                  label={t('watermark.color')}
+                  format="hex"
+                  // A hex code reads left to right on an Arabic page too (the swatch keeps its side).
+                  styles={{ input: { unicodeBidi: 'plaintext' } }}
+                  // Its eye-dropper button has no name of its own for a screen reader.
+                  withEyeDropper={false}
+                  value={settings.color}
+                  onChange={(color) => /^#[0-9a-f]{6}$/i.test(color) && set({ color })}
+                  miw={140}
+                />
+                <div>
+                  <Text size="sm" fw={500} id="watermark-font">
+                    {t('watermark.font')}
+                  </Text>
+                  <SegmentedControl
+                    aria-labelledby="watermark-font"
+                    value={settings.font}
+                    onChange={(font) => set({ font: font as WatermarkSettings['font'] })}
+                    data={[
+                      { value: 'sans', label: t('watermark.fontSans') },
+                      { value: 'condensed', label: t('watermark.fontCondensed') },
+                    ]}
+                  />
+                </div>
+              </Group>
+            </>
+          ) : (
+            <FileInput
+              label={t('watermark.logo')}
+              description={t('watermark.logoHint')}
+              placeholder={t('watermark.logoPlaceholder')}
+              // Mantine's placeholder grey is too faint on white for WCAG AA.
+              styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+              accept="image/png,image/jpeg,image/webp"
+              value={logoFile}
+              onChange={setLogoFile}
+              clearable
+            />
+          )}
+          <SegmentedControl
+            aria-label={t('watermark.layoutLabel')}
+            value={tiled ? 'tiled' : 'single'}
+            onChange={(layout) => set({ position: layout === 'tiled' ? 'tiled' : 'custom' })}
+            data={[
+              { value: 'single', label: t('watermark.single') },
+              { value: 'tiled', label: t('watermark.tiled') },
+            ]}
+          />
+          {tiled ? (
+            <LabelledSlider
+              label={t('watermark.gap', { value: percent(settings.gap) })}
+              value={settings.gap}
+              min={0}
+              max={3}
+              step={0.1}
+              onChange={(gap) => set({ gap })}
+            />
+          ) : (
+            <Group align="center" wrap="nowrap" gap="md">
+              <AnchorGrid value={settings.position} onChange={(position) => set({ position })} />
+              <Stack gap={4} style={{ flex: 1 }}>
+                <Text size="sm" c="dimmed">
+                  {t('watermark.hint')}
+                </Text>
+                <LabelledSlider
+                  label={t('watermark.margin', { value: percent(settings.margin) })}
+                  value={settings.margin}
+                  min={0}
+                  max={0.25}
+                  step={0.01}
+                  onChange={(margin) => set({ margin })}
+                />
+              </Stack>
+            </Group>
+          )}
           <LabelledSlider
-            label={t('watermark.opacity', { value: Math.round(settings.opacity * 100) })}
+            label={t('watermark.size', { value: percent(settings.size) })}
+            value={settings.size}
+            min={0.05}
+            max={1}
+            step={0.01}
+            onChange={(size) => set({ size })}
+          />
+          <LabelledSlider
+            label={t('watermark.opacity', { value: percent(settings.opacity) })}
             value={settings.opacity}
             min={0}
             max={1}
             step={0.05}
             onChange={(opacity) => set({ opacity })}
-          />
-          <LabelledSlider
-            label={t('watermark.scale', { value: settings.scale.toFixed(1) })}
-            value={settings.scale}
-            min={0.5}
-            max={3}
-            step={0.1}
-            onChange={(scale) => set({ scale })}
           />
           <LabelledSlider
             label={t('watermark.rotation', { value: settings.rotation })}
