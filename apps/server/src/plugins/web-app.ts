@@ -70,7 +70,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
         .header('cache-control', 'no-cache')
         .header('vary', 'accept-encoding, accept-language, cookie')
         .type('text/html; charset=utf-8')
-        .send(encoding === 'identity' ? page.identity() : page[encoding]!);
+        .send(encoding === 'br' ? page.br! : encoding === 'gzip' ? page.gzip!() : page.identity());
     }
     return sendNotFound(request, reply);
   });
