@@ -137,3 +137,26 @@ test('a language chosen before the cookie existed is drawn in that language', as
   // Drawn afresh over the English page: what the other tests' check would catch.
   expect(await replaced()).toBe(true);
 });
+
+for (const who of ['visitor', 'signed-in user'] as const) {
+  test(`a file chosen before the scripts run is taken once React runs (${who})`, async ({
+    strictPage: page,
+  }) => {
+    if (who === 'signed-in user') await signUp(page, uniqueEmail(), 'a long password 1');
+    // The app's scripts are held back until the file is chosen in the prerendered page.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/convert', { waitUntil: 'commit' });
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'early.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(DOT_PNG, 'base64'),
+    });
+    release();
+    await expect(page.getByText('early.png').first()).toBeVisible();
+  });
+}

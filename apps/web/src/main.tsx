@@ -3,6 +3,7 @@ import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import './app/global.css';
+import { listenForEarlyFiles } from './lib/early-files';
 import { initialLanguage, uiStrings } from './lib/locale-chunks';
 
 /**
@@ -54,6 +55,8 @@ function preloadPageChunks() {
 const keepDrop = (event: DragEvent) => event.preventDefault();
 window.addEventListener('dragover', keepDrop);
 window.addEventListener('drop', keepDrop);
+// A file chosen there is kept for the dropzone React draws (lib/early-files).
+listenForEarlyFiles();
 
 const language = initialLanguage();
 uiStrings(language).catch(() => undefined); // startI18n asks again and meets any failure

@@ -2,8 +2,9 @@ import '@mantine/dropzone/styles.layer.css';
 import { Group, Image, Stack, Text } from '@mantine/core';
 import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { takeEarlyFiles } from '../../lib/early-files';
 import { formatBytes } from '../../lib/format';
 import { UserText } from '../user-text';
 import type { RefusedFile } from './refused-files';
@@ -36,27 +37,39 @@ export function FileDrop(props: {
   const tooLarge = t('tool.tooLarge', { limit: formatBytes(maxBytes) });
   const wrongType = t(`tool.wrongKind.${kind}`);
 
-  // Images pasted anywhere on the page are taken as chosen files.
-  useEffect(() => {
-    if (kind !== 'image' || disabled) return;
-    const onPaste = (event: ClipboardEvent) => {
-      const pasted = [...(event.clipboardData?.files ?? [])];
+  // Files that did not come through the dropzone get its checks here: pasted images, and
+  // files chosen before React took the prerendered page's input over (lib/early-files).
+  const takeOutside = useCallback(
+    (files: File[], only: string) => {
       const taken: File[] = [];
       const refused: RefusedFile[] = [];
-      for (const file of pasted) {
-        const reason = !file.type.startsWith('image/')
-          ? wrongType
-          : file.size > maxBytes
-            ? tooLarge
-            : null;
+      for (const file of files) {
+        const reason =
+          file.type && !file.type.startsWith(only)
+            ? wrongType
+            : file.size > maxBytes
+              ? tooLarge
+              : null;
         if (reason) refused.push({ name: file.name, reason });
         else taken.push(file);
       }
-      if (pasted.length > 0) onPick(taken, refused);
-    };
+      if (files.length > 0) onPick(taken, refused);
+    },
+    [maxBytes, onPick, tooLarge, wrongType],
+  );
+
+  useEffect(() => {
+    if (!disabled) takeOutside(takeEarlyFiles(), `${kind}/`);
+  }, [disabled, kind, takeOutside]);
+
+  // Images pasted anywhere on the page are taken as chosen files.
+  useEffect(() => {
+    if (kind !== 'image' || disabled) return;
+    const onPaste = (event: ClipboardEvent) =>
+      takeOutside([...(event.clipboardData?.files ?? [])], 'image/');
     window.addEventListener('paste', onPaste);
     return () => window.removeEventListener('paste', onPaste);
-  }, [kind, disabled, maxBytes, onPick, tooLarge, wrongType]);
+  }, [kind, disabled, takeOutside]);
 
   return (
     <Dropzone
