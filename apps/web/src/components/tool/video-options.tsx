@@ -1,9 +1,10 @@
-import { Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
+import { Group, NumberInput, Select, Stack, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VIDEO_FRAME_RATES, VIDEO_RESOLUTIONS } from '@refract/contracts';
 import { formatBytes } from '../../lib/format';
 import { MoreOptions } from './more-options';
 import { appendTrim, TrimFields, type TrimValues } from './trim-fields';
+import { LabelledChoice } from './labelled-choice';
 
 export interface VideoOptionValues extends TrimValues {
   resolution: string;
@@ -113,33 +114,23 @@ export function VideoOptions(props: {
             />
           )}
           {!gif && (
-            <div>
-              <Text size="sm" fw={500}>
-                {t('mediaOptions.sound')}
-              </Text>
-              <SegmentedControl
-                aria-label={t('mediaOptions.sound')}
-                value={value.audio}
-                onChange={(audio) => set({ audio: audio as VideoOptionValues['audio'] })}
-                data={[
-                  { value: 'reencode', label: t('mediaOptions.reencode') },
-                  { value: 'copy', label: t('mediaOptions.copy') },
-                  { value: 'remove', label: t('mediaOptions.remove') },
-                ]}
-              />
-            </div>
-          )}
-          <div>
-            <Text size="sm" fw={500}>
-              {t('mediaOptions.rotate')}
-            </Text>
-            <SegmentedControl
-              aria-label={t('mediaOptions.rotate')}
-              value={value.rotate}
-              onChange={(rotate) => set({ rotate })}
-              data={['0', '90', '180', '270'].map((r) => ({ value: r, label: `${r}°` }))}
+            <LabelledChoice
+              label={t('mediaOptions.sound')}
+              value={value.audio}
+              onChange={(audio) => set({ audio })}
+              data={[
+                { value: 'reencode', label: t('mediaOptions.reencode') },
+                { value: 'copy', label: t('mediaOptions.copy') },
+                { value: 'remove', label: t('mediaOptions.remove') },
+              ]}
             />
-          </div>
+          )}
+          <LabelledChoice
+            label={t('mediaOptions.rotate')}
+            value={value.rotate}
+            onChange={(rotate) => set({ rotate })}
+            data={['0', '90', '180', '270'].map((r) => ({ value: r, label: `${r}°` }))}
+          />
           <TrimFields value={value} onChange={set} duration={props.duration} />
           {!gif && (
             <NumberInput

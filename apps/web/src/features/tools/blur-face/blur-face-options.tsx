@@ -1,7 +1,8 @@
-import { ColorInput, Group, SegmentedControl, Slider, Stack, Switch, Text } from '@mantine/core';
-import { BLUR_STRENGTH, BLUR_STYLES, type BlurStyle } from '@refract/contracts';
+import { ColorInput, Group, Slider, Stack, Switch, Text } from '@mantine/core';
+import { BLUR_STRENGTH, BLUR_STYLES } from '@refract/contracts';
 import { useTranslation } from 'react-i18next';
 import type { HideSettings } from './blur-style';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 /** Style, strength, box colour, and "blur all faces" (the server finds them in each file). */
 export function BlurFaceOptions(props: {
@@ -18,20 +19,15 @@ export function BlurFaceOptions(props: {
         checked={settings.detectAll}
         onChange={(event) => props.onChange({ detectAll: event.currentTarget.checked })}
       />
-      <div>
-        <Text size="sm" fw={500} id="blur-style">
-          {t('blurFace.style')}
-        </Text>
-        <SegmentedControl
-          aria-labelledby="blur-style"
-          value={settings.style}
-          onChange={(style) => props.onChange({ style: style as BlurStyle })}
-          data={BLUR_STYLES.map((style) => ({
-            value: style,
-            label: t(`blurFace.styles.${style}`),
-          }))}
-        />
-      </div>
+      <LabelledChoice
+        label={t('blurFace.style')}
+        value={settings.style}
+        onChange={(style) => props.onChange({ style })}
+        data={BLUR_STYLES.map((style) => ({
+          value: style,
+          label: t(`blurFace.styles.${style}`),
+        }))}
+      />
       {settings.style === 'box' ? (
         <ColorInput
           label={t('blurFace.color')}

@@ -2,7 +2,6 @@ import {
   Group,
   Image,
   NumberInput,
-  SegmentedControl,
   SimpleGrid,
   Stack,
   Switch,
@@ -19,6 +18,7 @@ import { ToolSubmit } from '../../../components/tool/tool-submit';
 import { useToolRun } from '../../../components/tool/use-tool-run';
 import { useWhenSignedIn } from '../../../lib/session/account-gate';
 import { useErrorMessage } from '../../../lib/use-error-message';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const EXAMPLE = `<div style="font-family: sans-serif; padding: 40px; background: linear-gradient(135deg, #7048e8, #1c7ed6); color: white">
   <h1>Hello from Refract</h1>
@@ -80,28 +80,18 @@ export function HtmlToImagePage() {
           value={height}
           onChange={(value) => setHeight(Number(value) || 100)}
         />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="html-to-image-scale">
-            {t('htmlToImage.scale')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby="html-to-image-scale"
-            value={scale}
-            onChange={setScale}
-            data={['1', '2', '3'].map((value) => ({ value, label: `${value}×` }))}
-          />
-        </Stack>
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="html-to-image-format">
-            {t('htmlToImage.format')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby="html-to-image-format"
-            value={format}
-            onChange={(value) => setFormat(value as typeof format)}
-            data={HTML_IMAGE_FORMATS.map((value) => ({ value, label: value.toUpperCase() }))}
-          />
-        </Stack>
+        <LabelledChoice
+          label={t('htmlToImage.scale')}
+          value={scale}
+          onChange={setScale}
+          data={['1', '2', '3'].map((value) => ({ value, label: `${value}×` }))}
+        />
+        <LabelledChoice
+          label={t('htmlToImage.format')}
+          value={format}
+          onChange={setFormat}
+          data={HTML_IMAGE_FORMATS.map((value) => ({ value, label: value.toUpperCase() }))}
+        />
       </SimpleGrid>
       <Switch
         label={t('htmlToImage.fullPage')}

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   NumberInput,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Slider,
@@ -24,6 +23,7 @@ import {
 import { ToolPage } from '../../../components/tool/tool-page';
 import { DEFAULT_MEME, type MemeBoxDraft, type MemeSettings } from './draw-meme';
 import { MemePreview } from './meme-preview';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('meme');
 
@@ -175,20 +175,15 @@ export function MemePage() {
               {t('meme.boxHint', { max: MAX_MEME_BOXES })}
             </Text>
           </Group>
-          <div>
-            <Text size="sm" fw={500} id="meme-position-label">
-              {t('meme.position')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="meme-position-label"
-              value={meme.position}
-              onChange={(position) => set({ position: position as MemeSettings['position'] })}
-              data={[
-                { value: 'inside', label: t('meme.inside') },
-                { value: 'outside', label: t('meme.outside') },
-              ]}
-            />
-          </div>
+          <LabelledChoice
+            label={t('meme.position')}
+            value={meme.position}
+            onChange={(position) => set({ position })}
+            data={[
+              { value: 'inside', label: t('meme.inside') },
+              { value: 'outside', label: t('meme.outside') },
+            ]}
+          />
           {meme.position === 'outside' && (
             <Select
               label={t('meme.background')}

@@ -1,9 +1,10 @@
-import { ColorInput, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { ColorInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById, type RemoveBackgroundFormat } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { BeforeAfter } from './before-after';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('removeBackground');
 
@@ -32,34 +33,24 @@ export function RemoveBackgroundPage() {
             {t('removeBackground.hint')}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="remove-background-format">
-                {t('removeBackground.format')}
-              </Text>
-              <SegmentedControl
-                aria-labelledby="remove-background-format"
-                value={format}
-                onChange={(value) => setFormat(value as RemoveBackgroundFormat)}
-                data={[
-                  { value: 'png', label: 'PNG' },
-                  { value: 'webp', label: t('removeBackground.webpLossless') },
-                ]}
-              />
-            </Stack>
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="remove-background-background">
-                {t('removeBackground.background')}
-              </Text>
-              <SegmentedControl
-                aria-labelledby="remove-background-background"
-                value={choice}
-                onChange={(value) => setChoice(value as BackgroundChoice)}
-                data={[
-                  { value: 'transparent', label: t('removeBackground.transparent') },
-                  { value: 'colour', label: t('removeBackground.colour') },
-                ]}
-              />
-            </Stack>
+            <LabelledChoice
+              label={t('removeBackground.format')}
+              value={format}
+              onChange={setFormat}
+              data={[
+                { value: 'png', label: 'PNG' },
+                { value: 'webp', label: t('removeBackground.webpLossless') },
+              ]}
+            />
+            <LabelledChoice
+              label={t('removeBackground.background')}
+              value={choice}
+              onChange={setChoice}
+              data={[
+                { value: 'transparent', label: t('removeBackground.transparent') },
+                { value: 'colour', label: t('removeBackground.colour') },
+              ]}
+            />
           </SimpleGrid>
           <Text size="xs" c="dimmed">
             {t('removeBackground.formatHint')}

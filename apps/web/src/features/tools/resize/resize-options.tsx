@@ -3,7 +3,6 @@ import {
   ColorInput,
   Group,
   NumberInput,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -19,6 +18,7 @@ import {
   type ResizeFit,
 } from '@refract/contracts';
 import { follow, ltr, type ResizeSettings } from './resize-settings';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 interface Props {
   settings: ResizeSettings;
@@ -53,20 +53,15 @@ export function ResizeOptions({ settings, source, onChange }: Props) {
 
   return (
     <Stack gap="md">
-      <div>
-        <Text size="sm" fw={500} id="resize-mode-label">
-          {t('resize.mode')}
-        </Text>
-        <SegmentedControl
-          aria-labelledby="resize-mode-label"
-          value={settings.mode}
-          onChange={(mode) => onChange({ mode: mode as ResizeSettings['mode'] })}
-          data={[
-            { value: 'pixels', label: t('resize.pixels') },
-            { value: 'percentage', label: t('resize.percentage') },
-          ]}
-        />
-      </div>
+      <LabelledChoice
+        label={t('resize.mode')}
+        value={settings.mode}
+        onChange={(mode) => onChange({ mode })}
+        data={[
+          { value: 'pixels', label: t('resize.pixels') },
+          { value: 'percentage', label: t('resize.percentage') },
+        ]}
+      />
 
       {pixels ? (
         <>

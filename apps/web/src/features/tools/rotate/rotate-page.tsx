@@ -1,14 +1,4 @@
-import {
-  Button,
-  ColorInput,
-  Group,
-  NumberInput,
-  SegmentedControl,
-  Slider,
-  Stack,
-  Switch,
-  Text,
-} from '@mantine/core';
+import { Button, ColorInput, Group, NumberInput, Slider, Stack, Switch, Text } from '@mantine/core';
 import {
   IconFlipHorizontal,
   IconFlipVertical,
@@ -21,6 +11,7 @@ import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { RotatePreview } from './rotate-preview';
 import { INITIAL_ROTATE, rotateFields, wrapAngle, type RotateSettings } from './rotate-settings';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('rotate');
 /** Formats whose files keep transparency as the server writes them (the input's own format). */
@@ -113,20 +104,15 @@ export function RotatePage() {
               {t('rotate.flipVertical')}
             </Button>
           </Group>
-          <div>
-            <Text size="sm" fw={500} id="rotate-corners">
-              {t('rotate.corners')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="rotate-corners"
-              value={settings.corners}
-              onChange={(corners) => set({ corners: corners as RotateSettings['corners'] })}
-              data={[
-                { value: 'fill', label: t('rotate.cornersFill') },
-                { value: 'crop', label: t('rotate.cornersCrop') },
-              ]}
-            />
-          </div>
+          <LabelledChoice
+            label={t('rotate.corners')}
+            value={settings.corners}
+            onChange={(corners) => set({ corners })}
+            data={[
+              { value: 'fill', label: t('rotate.cornersFill') },
+              { value: 'crop', label: t('rotate.cornersCrop') },
+            ]}
+          />
           {settings.corners === 'fill' && (
             <Group align="end" gap="sm">
               <Switch

@@ -1,4 +1,4 @@
-import { SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -8,6 +8,7 @@ import {
 } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { formatNumber } from '../../../lib/format';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('upscale');
 
@@ -57,34 +58,24 @@ export function UpscalePage() {
       options={
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="upscale-method">
-                {t('upscale.method')}
-              </Text>
-              <SegmentedControl
-                aria-labelledby="upscale-method"
-                value={method}
-                onChange={(value) => setMethod(value as Method)}
-                data={[
-                  { value: 'model', label: t('upscale.model') },
-                  { value: 'fast', label: t('upscale.fast') },
-                ]}
-              />
-            </Stack>
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="upscale-scale">
-                {t('upscale.scale')}
-              </Text>
-              <SegmentedControl
-                aria-labelledby="upscale-scale"
-                value={scale}
-                onChange={(value) => setScale(value as Scale)}
-                data={[
-                  { value: '2', label: '×2' },
-                  { value: '4', label: '×4' },
-                ]}
-              />
-            </Stack>
+            <LabelledChoice
+              label={t('upscale.method')}
+              value={method}
+              onChange={setMethod}
+              data={[
+                { value: 'model', label: t('upscale.model') },
+                { value: 'fast', label: t('upscale.fast') },
+              ]}
+            />
+            <LabelledChoice
+              label={t('upscale.scale')}
+              value={scale}
+              onChange={setScale}
+              data={[
+                { value: '2', label: '×2' },
+                { value: '4', label: '×4' },
+              ]}
+            />
           </SimpleGrid>
           <Text size="sm" c="dimmed">
             {method === 'model'

@@ -16,6 +16,7 @@ import { ToolPage } from '../../../components/tool/tool-page';
 import { AnchorGrid } from './anchor-grid';
 import { WatermarkPreview, type LogoImage } from './watermark-preview';
 import { DEFAULT_SETTINGS, type WatermarkSettings } from './watermark-settings';
+import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('watermark');
 
@@ -151,20 +152,15 @@ export function WatermarkPage() {
                   onChange={(color) => /^#[0-9a-f]{6}$/i.test(color) && set({ color })}
                   miw={140}
                 />
-                <div>
-                  <Text size="sm" fw={500} id="watermark-font">
-                    {t('watermark.font')}
-                  </Text>
-                  <SegmentedControl
-                    aria-labelledby="watermark-font"
-                    value={settings.font}
-                    onChange={(font) => set({ font: font as WatermarkSettings['font'] })}
-                    data={[
-                      { value: 'sans', label: t('watermark.fontSans') },
-                      { value: 'condensed', label: t('watermark.fontCondensed') },
-                    ]}
-                  />
-                </div>
+                <LabelledChoice
+                  label={t('watermark.font')}
+                  value={settings.font}
+                  onChange={(font) => set({ font })}
+                  data={[
+                    { value: 'sans', label: t('watermark.fontSans') },
+                    { value: 'condensed', label: t('watermark.fontCondensed') },
+                  ]}
+                />
               </Group>
             </>
           ) : (
