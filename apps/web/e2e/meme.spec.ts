@@ -84,9 +84,13 @@ for (const width of [1280, 375]) {
       expect(dragged.y).toBeLessThan(before.y - stage.height / 10);
       // And two steps right with the keyboard.
       await frame.focus();
+      await expect(frame).toBeFocused();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      await expect.poll(async () => (await frameBox(page)).x).toBeGreaterThan(dragged.x);
+      // The frame follows the redrawn preview, which a loaded machine can take seconds to draw.
+      await expect
+        .poll(async () => (await frameBox(page)).x, { timeout: 15_000 })
+        .toBeGreaterThan(dragged.x);
 
       // Its handle widens it, about the centre (with the preview clear of the sticky header).
       await page.evaluate(() => window.scrollTo(0, 0));
