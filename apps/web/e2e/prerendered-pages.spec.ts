@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { PRERENDERED_PATHS } from '../src/prerender/public-pages';
 import { DOT_PNG, signUp, uniqueEmail } from './helpers';
 import { expect, test } from './fixtures';
 
@@ -78,6 +79,15 @@ async function expectHydrated(page: Page, replaced: () => Promise<boolean>) {
   await expect(page.locator('#root')).toHaveAttribute('data-prerendered');
   expect(await replaced(), 'the prerendered page was drawn again').toBe(false);
 }
+
+test('every prerendered page hydrates without being drawn again', async ({ strictPage: page }) => {
+  const replaced = await watchReplacement(page);
+  for (const path of PRERENDERED_PATHS) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }), path).toBeVisible();
+    await expectHydrated(page, replaced);
+  }
+});
 
 test('each public page is hydrated, not drawn again, and its links work', async ({
   strictPage: page,
