@@ -6,7 +6,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
+import ar from '../src/locales/ar.json' with { type: 'json' };
+import en from '../src/locales/en.json' with { type: 'json' };
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
+
+const WORDS = { en, ar } as const;
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -114,7 +118,7 @@ test('a file that is not an image gets a clear message and is not charged', asyn
 
 for (const width of [375, 1280]) {
   for (const language of ['en', 'ar']) {
-    test(`the remove background page fits at ${width}px in ${language}`, async ({
+    test(`remove background as WebP on a colour, the page fitting at ${width}px in ${language}`, async ({
       strictPage: page,
     }) => {
       await signUp(page, uniqueEmail(), 'remove background layout');
@@ -124,8 +128,13 @@ for (const width of [375, 1280]) {
       await page.goto('/remove-background');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await choose(page, await people());
+      // The format and background choices, driven in the page's language.
+      const words = WORDS[language as keyof typeof WORDS].removeBackground;
+      await page.getByText(words.webpLossless, { exact: true }).click();
+      await page.getByText(words.colour, { exact: true }).click();
+      await page.getByRole('textbox', { name: words.colourLabel }).fill('#2f9e44');
       await page.locator('button[type="submit"]').click();
-      await expect(page.locator('a[download="party-no-background.png"]')).toBeVisible({
+      await expect(page.locator('a[download="party-no-background.webp"]')).toBeVisible({
         timeout: 30_000,
       });
       await expect(page.getByTestId('before-after')).toBeVisible();
