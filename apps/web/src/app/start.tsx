@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Language } from '@refract/contracts';
 import { SUSPENDED_KEY, tokenStore } from '../lib/api';
-import { keepFilesChosenIn } from '../lib/early-files';
 import { loadLegalTexts, startI18n } from '../lib/i18n';
 import { LEGAL_PATHS } from '../prerender/public-pages';
 import { AppProviders } from './providers';
@@ -25,7 +24,6 @@ function canHydrate(root: HTMLElement, language: Language) {
 export async function startApp(language: Language) {
   await startI18n(language);
   const root = document.getElementById('root')!;
-  keepFilesChosenIn(root);
   // StrictMode checks components in development (effects run twice, to find a missing
   // cleanup); it renders nothing of its own and does nothing in the built app.
   const app = (

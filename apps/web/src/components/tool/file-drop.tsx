@@ -4,7 +4,7 @@ import { Dropzone, type DropzoneProps } from '@mantine/dropzone';
 import { IconMovie, IconMusic, IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { takeEarlyFiles } from '../../lib/early-files';
+import { receiveEarlyFiles } from '../../lib/early-files';
 import { formatBytes } from '../../lib/format';
 import { UserText } from '../user-text';
 import type { RefusedFile } from './refused-files';
@@ -59,7 +59,7 @@ export function FileDrop(props: {
   );
 
   useEffect(() => {
-    if (!disabled) takeOutside(takeEarlyFiles(), `${kind}/`);
+    if (!disabled) return receiveEarlyFiles((files) => takeOutside(files, `${kind}/`));
   }, [disabled, kind, takeOutside]);
 
   // Images pasted anywhere on the page are taken as chosen files.
