@@ -100,6 +100,18 @@ export interface MemeFit {
   lines: string[];
 }
 
+/**
+ * A fitted caption as placed on the output, server and preview alike: its lines' slots start
+ * at `top`, centred on `centreX`.
+ */
+export interface MemeBlock {
+  fit: MemeFit;
+  centreX: number;
+  top: number;
+  color: string;
+  outlinePx: number;
+}
+
 export const memeWords = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /**

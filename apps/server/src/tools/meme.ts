@@ -12,6 +12,7 @@ import {
   MEME_MEASURE_PX,
   toolById,
   type MemeFields,
+  type MemeBlock,
   type MemeFit,
   type MemeMeasure,
 } from '@refract/contracts';
@@ -25,15 +26,6 @@ import { measureInkWidths, renderText, textBoundsFor } from '../media/image/text
 import type { ToolDefinition } from './tool-definition.js';
 
 const BANDS = { white: '#ffffff', black: '#000000' } as const;
-
-/** A fitted caption placed on the output: its lines' slots start at `top`, centred on `centreX`. */
-interface Block {
-  fit: MemeFit;
-  centreX: number;
-  top: number;
-  color: string;
-  outlinePx: number;
-}
 
 /** Ink widths of every word at MEME_MEASURE_PX, as the browser's canvas measures them. */
 async function measureWords(texts: string[], signal?: AbortSignal): Promise<MemeMeasure> {
@@ -82,7 +74,7 @@ export const memeTool: ToolDefinition<MemeFields> = {
       color: fields.background === 'white' ? BANDS.black : BANDS.white,
       outlinePx: 0,
     };
-    const blocks: Block[] = [
+    const blocks: MemeBlock[] = [
       {
         fit: top,
         centreX: width / 2,

@@ -11,6 +11,7 @@ import {
   MEME_MEASURE_PX,
   MEME_OUTLINE,
   type MemeBox,
+  type MemeBlock,
   type MemeFit,
   type MemeMeasure,
 } from '@refract/contracts';
@@ -77,16 +78,8 @@ function canvasMeasure(context: CanvasRenderingContext2D): MemeMeasure {
   };
 }
 
-interface Block {
-  fit: MemeFit;
-  centreX: number;
-  top: number;
-  color: string;
-  outlinePx: number;
-}
-
 /** Each line's ink centred on `centreX` and in its slot, as the server places its renders. */
-function drawBlock(context: CanvasRenderingContext2D, block: Block) {
+function drawBlock(context: CanvasRenderingContext2D, block: MemeBlock) {
   const lineHeight = memeLineHeightPx(block.fit.fontPx);
   const tops = memeLineTops(block.fit);
   context.font = memeFont(block.fit.fontPx);

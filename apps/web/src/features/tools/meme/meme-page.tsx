@@ -5,7 +5,6 @@ import {
   NumberInput,
   Select,
   SimpleGrid,
-  Slider,
   Stack,
   Text,
   TextInput,
@@ -24,6 +23,7 @@ import { ToolPage } from '../../../components/tool/tool-page';
 import { DEFAULT_MEME, type MemeBoxDraft, type MemeSettings } from './draw-meme';
 import { MemePreview } from './meme-preview';
 import { LabelledChoice } from '../../../components/tool/labelled-choice';
+import { LabelledSlider } from '../../../components/tool/labelled-slider';
 
 const tool = toolById('meme');
 
@@ -40,30 +40,6 @@ const newBox = (count: number): MemeBoxDraft => ({
 /** The boxes as the server's `boxes` field, without the editor's ids. */
 const boxesField = (boxes: MemeBoxDraft[]) =>
   JSON.stringify(boxes.map(({ id: _id, ...box }) => ({ ...box, text: box.text.trim() })));
-
-function LabelledSlider(props: {
-  label: string;
-  value: number;
-  min: number;
-  max: number;
-  onChange(value: number): void;
-}) {
-  return (
-    <div>
-      <Text size="sm" fw={500} aria-hidden>
-        {props.label}
-      </Text>
-      <Slider
-        min={props.min}
-        max={props.max}
-        step={1}
-        value={props.value}
-        onChange={props.onChange}
-        thumbLabel={props.label}
-      />
-    </div>
-  );
-}
 
 /** Open to visitors (spec section 2); making a meme needs an account, which the server checks. */
 export function MemePage() {

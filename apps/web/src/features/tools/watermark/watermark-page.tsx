@@ -3,7 +3,6 @@ import {
   FileInput,
   Group,
   SegmentedControl,
-  Slider,
   Stack,
   Text,
   TextInput,
@@ -17,6 +16,7 @@ import { AnchorGrid } from './anchor-grid';
 import { WatermarkPreview, type LogoImage } from './watermark-preview';
 import { DEFAULT_SETTINGS, type WatermarkSettings } from './watermark-settings';
 import { LabelledChoice } from '../../../components/tool/labelled-choice';
+import { LabelledSlider } from '../../../components/tool/labelled-slider';
 
 const tool = toolById('watermark');
 
@@ -35,32 +35,6 @@ const SENT = [
   'margin',
   'gap',
 ] as const;
-
-function LabelledSlider(props: {
-  label: string;
-  value: number;
-  min: number;
-  max: number;
-  step: number;
-  onChange(value: number): void;
-}) {
-  return (
-    <div>
-      <Text size="sm" fw={500} aria-hidden>
-        {props.label}
-      </Text>
-      <Slider
-        min={props.min}
-        max={props.max}
-        step={props.step}
-        value={props.value}
-        onChange={props.onChange}
-        thumbLabel={props.label}
-        label={null}
-      />
-    </div>
-  );
-}
 
 /** A chosen logo file as an object URL with its natural size, released when it changes. */
 function useLogo(file: File | null): LogoImage | null {
@@ -187,6 +161,7 @@ export function WatermarkPage() {
           />
           {tiled ? (
             <LabelledSlider
+              valueBubble={false}
               label={t('watermark.gap', { value: percent(settings.gap) })}
               value={settings.gap}
               min={0}
@@ -202,6 +177,7 @@ export function WatermarkPage() {
                   {t('watermark.hint')}
                 </Text>
                 <LabelledSlider
+                  valueBubble={false}
                   label={t('watermark.margin', { value: percent(settings.margin) })}
                   value={settings.margin}
                   min={0}
@@ -213,6 +189,7 @@ export function WatermarkPage() {
             </Group>
           )}
           <LabelledSlider
+            valueBubble={false}
             label={t('watermark.size', { value: percent(settings.size) })}
             value={settings.size}
             min={0.05}
@@ -221,6 +198,7 @@ export function WatermarkPage() {
             onChange={(size) => set({ size })}
           />
           <LabelledSlider
+            valueBubble={false}
             label={t('watermark.opacity', { value: percent(settings.opacity) })}
             value={settings.opacity}
             min={0}
@@ -229,6 +207,7 @@ export function WatermarkPage() {
             onChange={(opacity) => set({ opacity })}
           />
           <LabelledSlider
+            valueBubble={false}
             label={t('watermark.rotation', { value: settings.rotation })}
             value={settings.rotation}
             min={-180}
