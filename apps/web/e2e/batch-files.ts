@@ -38,3 +38,26 @@ export function zipNames(path: string): Promise<string[]> {
     });
   });
 }
+
+/** Each zip entry's bytes, in order. */
+export function zipContents(path: string): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const entries: Buffer[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || !stream) return reject(error);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.push(Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}

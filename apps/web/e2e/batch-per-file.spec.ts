@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { expect, overflowsHorizontally, test } from './fixtures';
+import { zipContents } from './batch-files';
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -17,29 +17,6 @@ const picture = async (name: string, width: number, colour: string) => ({
     .png()
     .toBuffer(),
 });
-
-/** Each zip entry's bytes, in order. */
-function zipContents(path: string): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries: Buffer[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (error, stream) => {
-          if (error || !stream) return reject(error);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.push(Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 /** Each zip entry's width and height, in order. */
 async function zipSizes(path: string): Promise<[number, number][]> {

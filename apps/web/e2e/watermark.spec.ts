@@ -2,8 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { expect, test } from './fixtures';
+import { zipContents } from './batch-files';
 import { signUp, uniqueEmail } from './helpers';
 
 /** The watermark's controls (issue 37) driven in English and Arabic, wide and at 375 px. */
@@ -202,29 +202,6 @@ test('the watermark controls have no serious accessibility violations, text or l
   await page.getByText('Logo', { exact: true }).click();
   expect(await serious()).toEqual([]);
 });
-
-/** Each zip entry's bytes, in order. */
-function zipContents(path: string): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries: Buffer[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (error, stream) => {
-          if (error || !stream) return reject(error);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.push(Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 test('a batch of two photos gets the same logo on each, sized to each photo', async ({
   strictPage: page,
