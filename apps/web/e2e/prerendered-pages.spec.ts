@@ -170,3 +170,32 @@ for (const who of ['visitor', 'signed-in user'] as const) {
     await expect(page.getByText('early.png').first()).toBeVisible();
   });
 }
+
+for (const when of ['before the scripts run', 'while the app loads'] as const) {
+  test(`words typed and choices made ${when} are kept once React runs`, async ({
+    strictPage: page,
+  }) => {
+    // The scripts are held back (all of them, or only the app's) while the visitor types.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const scripts =
+      when === 'before the scripts run' ? /\/assets\/.*\.js$/ : /\/assets\/start-.*\.js$/;
+    await page.route(scripts, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/meme-generator', { waitUntil: 'commit' });
+    await page.getByRole('textbox', { name: 'Top text' }).fill('EARLY CAPTION');
+    await page.getByText('Outside the image').click();
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'early.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(DOT_PNG, 'base64'),
+    });
+    release();
+    // Only the running app enables the button and shows the band's colour for outside text.
+    await expect(page.getByRole('button', { name: 'Make the meme and download' })).toBeEnabled();
+    await expect(page.getByRole('textbox', { name: 'Band colour' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Top text' })).toHaveValue('EARLY CAPTION');
+  });
+}

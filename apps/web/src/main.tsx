@@ -4,6 +4,7 @@ import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import './app/global.css';
 import { listenForEarlyFiles } from './lib/early-files';
+import { listenForEarlyTyping } from './lib/early-typing';
 import { initialLanguage, uiStrings } from './lib/locale-chunks';
 
 /**
@@ -55,8 +56,10 @@ function preloadPageChunks() {
 const keepDrop = (event: DragEvent) => event.preventDefault();
 window.addEventListener('dragover', keepDrop);
 window.addEventListener('drop', keepDrop);
-// A file chosen there is kept for the dropzone React draws (lib/early-files).
+// A file chosen there is kept for the dropzone React draws (lib/early-files), and words typed
+// there for the fields React hydrates (lib/early-typing).
 listenForEarlyFiles();
+listenForEarlyTyping();
 
 const language = initialLanguage();
 uiStrings(language).catch(() => undefined); // startI18n asks again and meets any failure

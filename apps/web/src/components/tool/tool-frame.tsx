@@ -1,6 +1,7 @@
 import { Container, Paper, Stack } from '@mantine/core';
-import type { FormEvent, ReactNode } from 'react';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { replayEarlyTyping } from '../../lib/early-typing';
 import { PageHeader } from '../page-header';
 
 /** A tool page's frame: its title and description, then one form card. */
@@ -10,6 +11,8 @@ export function ToolFrame(props: {
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  // Runs after the fields inside have hydrated (children's effects run first).
+  useEffect(replayEarlyTyping, []);
   return (
     <Container size="md" py="xl">
       <PageHeader
