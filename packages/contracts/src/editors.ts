@@ -124,6 +124,7 @@ export const blurFaceFieldsSchema = z
       });
   });
 
+/** A face found, in source pixels, with a margin for hair, ears and jaw: the area to hide. */
 export const detectedFaceSchema = z.object({
   x: z.number(),
   y: z.number(),
