@@ -1,8 +1,9 @@
-import { Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
+import { Group, NumberInput, Select, Stack, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { AUDIO_SAMPLE_RATES, LOSSLESS_AUDIO_FORMATS, OPUS_SAMPLE_RATES } from '@refract/contracts';
 import { formatBytes } from '../../lib/format';
 import { MoreOptions } from './more-options';
+import { LabelledChoice } from './labelled-choice';
 import { appendTrim, TrimFields, trimmedSeconds, type TrimValues } from './trim-fields';
 
 export interface AudioOptionValues extends TrimValues {
@@ -103,10 +104,10 @@ export function AudioOptions(props: {
         <Stack gap="sm">
           {!isLossless(format) && !fixed && (
             <>
-              <SegmentedControl
-                aria-label={t('mediaOptions.bitrateMode')}
+              <LabelledChoice
+                label={t('mediaOptions.bitrateMode')}
                 value={value.mode}
-                onChange={(mode) => set({ mode: mode as AudioOptionValues['mode'] })}
+                onChange={(mode) => set({ mode })}
                 data={[
                   { value: 'auto', label: props.autoLabel ?? t('mediaOptions.auto') },
                   { value: 'cbr', label: t('mediaOptions.cbr') },

@@ -1,12 +1,4 @@
-import {
-  ColorInput,
-  FileInput,
-  Group,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ColorInput, FileInput, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_WATERMARK_TEXT, toolById } from '@refract/contracts';
@@ -96,10 +88,10 @@ export function WatermarkPage() {
       )}
       options={
         <Stack gap="sm">
-          <SegmentedControl
-            aria-label={t('watermark.markLabel')}
+          <LabelledChoice
+            label={t('watermark.markLabel')}
             value={settings.mark}
-            onChange={(mark) => set({ mark: mark as WatermarkSettings['mark'] })}
+            onChange={(mark) => set({ mark })}
             data={[
               { value: 'text', label: t('watermark.markText') },
               { value: 'logo', label: t('watermark.markLogo') },
@@ -150,8 +142,8 @@ export function WatermarkPage() {
               clearable
             />
           )}
-          <SegmentedControl
-            aria-label={t('watermark.layoutLabel')}
+          <LabelledChoice
+            label={t('watermark.layoutLabel')}
             value={tiled ? 'tiled' : 'single'}
             onChange={(layout) => set({ position: layout === 'tiled' ? 'tiled' : 'custom' })}
             data={[
