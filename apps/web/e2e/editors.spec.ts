@@ -150,6 +150,17 @@ test('face blur: detected and hand-placed areas, blurred by the server', async (
   await page.getByRole('button', { name: 'Add blur area' }).click();
   const added = page.getByRole('group', { name: `Blur area ${detected + 1}` });
   await expect(added).toHaveCSS('left', '50px');
+  // Its corner, dragged, makes it larger by as much.
+  const before = (await added.boundingBox())!;
+  const corner = (await added.getByTestId('blur-area-resize').boundingBox())!;
+  await page.mouse.move(corner.x + 7, corner.y + 7);
+  await page.mouse.down();
+  await page.mouse.move(corner.x + 37, corner.y + 27, { steps: 4 });
+  await page.mouse.up();
+  const after = (await added.boundingBox())!;
+  expect(after.width - before.width).toBeCloseTo(30, 0);
+  expect(after.height - before.height).toBeCloseTo(20, 0);
+  await expect(added).toHaveCSS('left', '50px');
   await added.focus();
   await page.keyboard.press('ArrowRight');
   await expect(added).toHaveCSS('left', '55px');

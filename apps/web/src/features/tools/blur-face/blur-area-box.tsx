@@ -1,20 +1,15 @@
 import { ActionIcon, Box } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { blurSigma } from '@refract/contracts';
+import { ARROW_STEPS, usePointerDrag } from '../../../components/tool/use-pointer-drag';
 import type { BlurRect } from './blur-areas';
 import type { HideSettings } from './blur-style';
 import { PixelatedPatch } from './pixelated-patch';
 
 /** Arrow keys move an area by this many preview pixels; with Shift they resize it. */
 const KEY_STEP = 5;
-const KEYS: Record<string, [number, number]> = {
-  ArrowLeft: [-1, 0],
-  ArrowRight: [1, 0],
-  ArrowUp: [0, -1],
-  ArrowDown: [0, 1],
-};
 
 /**
  * One blur area over the preview: drag it to move, drag its corner to resize, or use the
@@ -33,41 +28,25 @@ export function BlurAreaBox(props: {
   onRemove(): void;
 }) {
   const { t } = useTranslation();
-  const drag = useRef<{ mode: 'move' | 'resize'; x: number; y: number; start: BlurRect } | null>(
-    null,
-  );
   const { area, scale, settings } = props;
+  const drag = usePointerDrag<BlurRect, 'move' | 'resize'>(({ mode, start, dx, dy }) =>
+    props.onChange(
+      mode === 'move'
+        ? { ...start, x: start.x + dx / scale, y: start.y + dy / scale }
+        : { ...start, width: start.width + dx / scale, height: start.height + dy / scale },
+    ),
+  );
   const blur =
     settings.style === 'blur'
       ? `blur(${blurSigma({ width: Math.round(area.width), height: Math.round(area.height) }, settings.strength) * scale}px)`
       : undefined;
-
-  function begin(event: PointerEvent<HTMLElement>, mode: 'move' | 'resize') {
-    if (event.button !== 0) return;
-    event.stopPropagation();
-    event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { mode, x: event.clientX, y: event.clientY, start: area };
-  }
-
-  function move(event: PointerEvent<HTMLElement>) {
-    const current = drag.current;
-    if (!current) return;
-    const dx = (event.clientX - current.x) / scale;
-    const dy = (event.clientY - current.y) / scale;
-    const { start } = current;
-    props.onChange(
-      current.mode === 'move'
-        ? { ...start, x: start.x + dx, y: start.y + dy }
-        : { ...start, width: start.width + dx, height: start.height + dy },
-    );
-  }
 
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
       return props.onRemove();
     }
-    const direction = KEYS[event.key];
+    const direction = ARROW_STEPS[event.key];
     if (!direction) return;
     event.preventDefault();
     const [dx, dy] = direction.map((d) => (d * KEY_STEP) / scale) as [number, number];
@@ -78,10 +57,6 @@ export function BlurAreaBox(props: {
     );
   }
 
-  const end = () => {
-    drag.current = null;
-  };
-
   return (
     <Box
       role="group"
@@ -90,10 +65,8 @@ export function BlurAreaBox(props: {
       data-testid="blur-area"
       data-style={settings.style}
       onKeyDown={onKeyDown}
-      onPointerDown={(event) => begin(event, 'move')}
-      onPointerMove={move}
-      onPointerUp={end}
-      onPointerCancel={end}
+      onPointerDown={(event) => drag.begin(event, 'move', area)}
+      {...drag.handlers}
       pos="absolute"
       left={area.x * scale}
       top={area.y * scale}
@@ -142,10 +115,8 @@ export function BlurAreaBox(props: {
         bg="blue.5"
         style={{ borderRadius: 3, cursor: 'nwse-resize', touchAction: 'none' }}
         data-testid="blur-area-resize"
-        onPointerDown={(event) => begin(event, 'resize')}
-        onPointerMove={move}
-        onPointerUp={end}
-        onPointerCancel={end}
+        // Its moves bubble to the area's handlers.
+        onPointerDown={(event) => drag.begin(event, 'resize', area)}
       />
     </Box>
   );

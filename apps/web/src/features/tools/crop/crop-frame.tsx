@@ -1,6 +1,7 @@
 import { Box } from '@mantine/core';
 import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ARROW_STEPS, usePointerDrag } from '../../../components/tool/use-pointer-drag';
 import { clamp, inside, resized, type Frame, type Handle, type Size } from './crop-geometry';
 
 const MAX_HEIGHT = 400;
@@ -36,7 +37,6 @@ export function CropFrame(props: {
 }) {
   const { t } = useTranslation();
   const canvas = useRef<HTMLCanvasElement>(null);
-  const drag = useRef<{ start: Frame; x: number; y: number; handle: Handle | null } | null>(null);
   const { image, view, turn, flipHorizontal, flipVertical, frame, ratio, onFrame } = props;
 
   useEffect(() => {
@@ -57,39 +57,25 @@ export function CropFrame(props: {
   /** Source pixels per screen pixel, as the canvas is shown now. */
   const perScreenPixel = () => view.width / (canvas.current?.getBoundingClientRect().width || 1);
 
-  function down(event: PointerEvent, handle: Handle | null) {
-    event.preventDefault();
-    event.stopPropagation();
-    (event.currentTarget as Element).setPointerCapture(event.pointerId);
-    drag.current = { start: frame, x: event.clientX, y: event.clientY, handle };
-  }
-  function move(event: PointerEvent) {
-    const active = drag.current;
-    if (!active) return;
+  const drag = usePointerDrag<Frame, Handle | null>(({ mode: handle, start, dx, dy }) => {
     const scale = perScreenPixel();
-    const dx = (event.clientX - active.x) * scale;
-    const dy = (event.clientY - active.y) * scale;
-    const { start, handle } = active;
     onFrame(
       handle
-        ? resized(start, handle, dx, dy, ratio, view)
-        : inside({ ...start, x: start.x + dx, y: start.y + dy }, view),
+        ? resized(start, handle, dx * scale, dy * scale, ratio, view)
+        : inside({ ...start, x: start.x + dx * scale, y: start.y + dy * scale }, view),
     );
+  });
+  function down(event: PointerEvent, handle: Handle | null) {
+    event.preventDefault();
+    drag.begin(event, handle, frame);
   }
-  const up = () => (drag.current = null);
 
   function key(event: KeyboardEvent) {
     const step = Math.max(1, Math.round((view.width * (event.shiftKey ? 10 : 1)) / 100));
-    const moves: Record<string, [number, number]> = {
-      ArrowLeft: [-step, 0],
-      ArrowRight: [step, 0],
-      ArrowUp: [0, -step],
-      ArrowDown: [0, step],
-    };
-    const by = moves[event.key];
+    const by = ARROW_STEPS[event.key];
     if (!by) return;
     event.preventDefault();
-    onFrame(inside({ ...frame, x: frame.x + by[0], y: frame.y + by[1] }, view));
+    onFrame(inside({ ...frame, x: frame.x + by[0] * step, y: frame.y + by[1] * step }, view));
   }
 
   const percent = (value: number, of: number) => `${clamp((value / of) * 100, 0, 100)}%`;
@@ -125,9 +111,7 @@ export function CropFrame(props: {
           })}
           onKeyDown={key}
           onPointerDown={(event) => down(event, null)}
-          onPointerMove={move}
-          onPointerUp={up}
-          onPointerCancel={up}
+          {...drag.handlers}
           style={{
             position: 'absolute',
             left: percent(frame.x, view.width),

@@ -1,16 +1,11 @@
 import { Box } from '@mantine/core';
-import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ARROW_STEPS, usePointerDrag } from '../../../components/tool/use-pointer-drag';
 import type { BoxFrame, MemeBoxDraft } from './draw-meme';
 
 /** Arrow keys move a box by this share of the image; Shift with left/right narrows or widens it. */
 const KEY_STEP = 0.01;
-const KEYS: Record<string, [number, number]> = {
-  ArrowLeft: [-1, 0],
-  ArrowRight: [1, 0],
-  ArrowUp: [0, -1],
-  ArrowDown: [0, 1],
-};
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
@@ -35,44 +30,30 @@ export function MemeBoxFrame(props: {
   onRemove(): void;
 }) {
   const { t } = useTranslation();
-  const drag = useRef<{
-    mode: 'move' | 'resize';
-    x: number;
-    y: number;
-    start: MemeBoxDraft;
-  } | null>(null);
   const { box, frame, canvas } = props;
-
-  function begin(event: PointerEvent<HTMLElement>, mode: 'move' | 'resize') {
-    if (event.button !== 0) return;
-    event.stopPropagation();
-    event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { mode, x: event.clientX, y: event.clientY, start: box };
-  }
-
-  function move(event: PointerEvent<HTMLElement>) {
-    const current = drag.current;
-    const shown = event.currentTarget.closest('[data-meme-stage]')?.getBoundingClientRect();
-    if (!current || !shown) return;
-    // Client pixels to fractions of the image (the canvas is as wide as the image).
-    const dx = (event.clientX - current.x) / shown.width;
-    const dy = ((event.clientY - current.y) / shown.height) * (canvas.height / props.imageHeight);
-    const { start } = current;
-    props.onChange(
-      keepBoxInside(
-        current.mode === 'move'
-          ? { ...start, x: start.x + dx, y: start.y + dy }
-          : { ...start, width: start.width + 2 * dx },
-      ),
-    );
-  }
+  const drag = usePointerDrag<MemeBoxDraft, 'move' | 'resize'>(
+    ({ mode, start, dx, dy, target }) => {
+      const shown = target.closest('[data-meme-stage]')?.getBoundingClientRect();
+      if (!shown) return;
+      // Client pixels to fractions of the image (the canvas is as wide as the image).
+      const x = dx / shown.width;
+      const y = (dy / shown.height) * (canvas.height / props.imageHeight);
+      props.onChange(
+        keepBoxInside(
+          mode === 'move'
+            ? { ...start, x: start.x + x, y: start.y + y }
+            : { ...start, width: start.width + 2 * x },
+        ),
+      );
+    },
+  );
 
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Delete') {
       event.preventDefault();
       return props.onRemove();
     }
-    const direction = KEYS[event.key];
+    const direction = ARROW_STEPS[event.key];
     if (!direction) return;
     event.preventDefault();
     const [dx, dy] = direction.map((d) => d * KEY_STEP) as [number, number];
@@ -85,9 +66,6 @@ export function MemeBoxFrame(props: {
     );
   }
 
-  const end = () => {
-    drag.current = null;
-  };
   const percent = (value: number, of: number) => `${(value / of) * 100}%`;
 
   return (
@@ -97,10 +75,8 @@ export function MemeBoxFrame(props: {
       aria-label={t('meme.boxLabel', { number: props.index + 1 })}
       data-testid="meme-box"
       onKeyDown={onKeyDown}
-      onPointerDown={(event) => begin(event, 'move')}
-      onPointerMove={move}
-      onPointerUp={end}
-      onPointerCancel={end}
+      onPointerDown={(event) => drag.begin(event, 'move', box)}
+      {...drag.handlers}
       pos="absolute"
       left={percent(frame.left, canvas.width)}
       top={percent(frame.top, canvas.height)}
@@ -124,10 +100,8 @@ export function MemeBoxFrame(props: {
         bg="blue.5"
         style={{ borderRadius: 3, cursor: 'ew-resize', touchAction: 'none' }}
         data-testid="meme-box-resize"
-        onPointerDown={(event) => begin(event, 'resize')}
-        onPointerMove={move}
-        onPointerUp={end}
-        onPointerCancel={end}
+        // Its moves bubble to the box's handlers.
+        onPointerDown={(event) => drag.begin(event, 'resize', box)}
       />
     </Box>
   );
