@@ -1,6 +1,6 @@
 import { BATCH_FILES_HEADER, batchHasEnded, type Batch } from '@refract/contracts';
 import { api } from './api';
-import { fetchDownload, followEvents } from './follow-events';
+import { followEvents } from './follow-events';
 import { postTool } from './upload';
 
 /** A tool's batch endpoint: /api/convert → /api/batch/convert. */
@@ -33,14 +33,3 @@ export const followBatch = (id: string, onUpdate: (batch: Batch) => void, signal
   followEvents(`/api/batches/${id}`, batchHasEnded, onUpdate, signal);
 
 export const cancelBatch = (id: string) => api<Batch>(`/api/batches/${id}`, { method: 'DELETE' });
-
-/** Downloads one of the batch's files (or its zip) and saves it under the server's name. */
-export async function saveBatchDownload(path: string, name?: string) {
-  const download = await fetchDownload(path);
-  const url = URL.createObjectURL(download.blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name ?? download.filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

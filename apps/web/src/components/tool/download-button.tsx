@@ -3,14 +3,6 @@ import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ToolResult } from './use-tool-run';
 
-/** Saves a result at once, as a click on its link would (for buttons named "… and download"). */
-export function saveResult(result: ToolResult) {
-  const link = document.createElement('a');
-  link.href = result.url;
-  link.download = result.filename;
-  link.click();
-}
-
 /** Saves a tool's result under the name the server gave it. */
 export function DownloadButton({ result }: { result: ToolResult }) {
   const { t } = useTranslation();

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { BATCH_PER_FILE_FIELD, type Service, type ToolEntry } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
 import { useWhenSignedIn } from '../../lib/session/account-gate';
+import { saveUrl } from '../../lib/save-file';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { ErrorAlert } from '../error-alert';
 import { BatchPanel } from './batch/batch-panel';
@@ -11,7 +12,6 @@ import type { PerFile } from './batch/use-per-file';
 import { FileDrop } from './file-drop';
 import { RefusedFiles, type RefusedFile } from './refused-files';
 import { ResultAlert } from './result-alert';
-import { saveResult } from './download-button';
 import { ToolFrame } from './tool-frame';
 import { ToolSubmit } from './tool-submit';
 import { useObjectUrl } from './use-object-url';
@@ -154,7 +154,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
 
   // The button said "and download": the first click saves the file.
   useEffect(() => {
-    if (downloadOnDone && result) saveResult(result);
+    if (downloadOnDone && result) saveUrl(result.url, result.filename);
   }, [downloadOnDone, result]);
 
   function submit(event: FormEvent) {

@@ -8,7 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { QueryState } from '../../components/query-state';
 import { UserText } from '../../components/user-text';
 import { api } from '../../lib/api';
-import { saveBatchDownload } from '../../lib/batches';
+import { saveDownload } from '../../lib/save-file';
 import { formatBytes, formatDayTime, leftToRight } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 
@@ -45,7 +45,7 @@ export function RecentJobsSection() {
 
   async function download(path: string) {
     try {
-      await saveBatchDownload(path);
+      await saveDownload(path);
       setError(null);
     } catch (err) {
       setError(errorMessage(err));

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { UNLIMITED, type ToolEntry, type User } from '@refract/contracts';
-import { saveBatchDownload } from '../../../lib/batches';
+import { saveDownload } from '../../../lib/save-file';
 import { formatBytes } from '../../../lib/format';
 import { userStatsQuery, useUserStats } from '../../../lib/queries';
 import { useWhenSignedIn } from '../../../lib/session/account-gate';
@@ -95,7 +95,7 @@ export function BatchPanel(props: {
   const ended = run.phase === 'done' && (counts?.done ?? 0) > 0;
   const { downloadOnDone } = props;
   useEffect(() => {
-    if (downloadOnDone && ended && zip) void saveBatchDownload(zip);
+    if (downloadOnDone && ended && zip) void saveDownload(zip);
   }, [downloadOnDone, ended, zip]);
 
   return (
@@ -163,7 +163,7 @@ export function BatchPanel(props: {
             size="md"
             color="green"
             leftSection={<IconFileZip size={18} />}
-            onClick={() => void saveBatchDownload(zip!)}
+            onClick={() => void saveDownload(zip!)}
           >
             {t('batch.downloadAll')}
           </Button>
@@ -194,7 +194,7 @@ export function BatchPanel(props: {
                 onDownload={
                   state?.status === 'done'
                     ? () =>
-                        void saveBatchDownload(
+                        void saveDownload(
                           `/api/batches/${run.batch!.id}/files/${index}`,
                           state.filename ?? undefined,
                         )
