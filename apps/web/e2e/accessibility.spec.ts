@@ -1,29 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { TOOLS } from '@refract/contracts';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { logInAsAdmin, signUp, uniqueEmail } from './helpers';
-
-/** Serious and critical WCAG 2.1 A/AA findings on the page as it is now, as readable lines. */
-async function seriousViolations(page: Page) {
-  // A dialog fading in has text at part opacity; check contrast once transitions have ended
-  // (a spinner's endless animation is not waited for).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { logInAsAdmin, PUBLIC_PAGES, signUp, uniqueEmail } from './helpers';
 
 async function expectAccessible(page: Page, path: string) {
   await page.goto(path);
@@ -32,19 +11,6 @@ async function expectAccessible(page: Page, path: string) {
   await page.waitForLoadState('networkidle');
   expect(await seriousViolations(page), path).toEqual([]);
 }
-
-const PUBLIC_PAGES = [
-  '/',
-  '/login',
-  '/signup',
-  '/forgot-password',
-  '/plans',
-  '/terms-conditions',
-  '/privacy-policy',
-  '/refund-policy',
-  '/success',
-  '/cancel',
-];
 
 for (const language of ['en', 'ar']) {
   test(`public pages have no serious accessibility violations (${language})`, async ({

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { pixelBlockSize } from '@refract/contracts';
 import { expect, overflowsHorizontally, test } from './fixtures';
+import { seriousViolations } from './axe';
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
 
 /** Photos of people that ship with the face model's package. */
@@ -105,14 +105,7 @@ for (const width of [1280, 375]) {
         fullPage: true,
       });
       if (language === 'en' && width === 1280) {
-        const { violations } = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-          .analyze();
-        expect(
-          violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        ).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
       }
       await area.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/blur-face-${language}-${width}-area.png` });

@@ -5,7 +5,7 @@ import { request as apiRequest, type APIRequestContext, type Page } from '@playw
 import { LANGUAGES, TOOLS, type Language } from '@refract/contracts';
 import { E2E_ADMIN } from './e2e-env';
 import { expect, test } from './fixtures';
-import { uniqueEmail } from './helpers';
+import { PUBLIC_PAGES, uniqueEmail } from './helpers';
 
 /**
  * Every page, in every language, at 375 px: none may be wider than the screen. The full-page
@@ -14,19 +14,6 @@ import { uniqueEmail } from './helpers';
 const SHOTS = fileURLToPath(new URL('../../../test-results/every-page-375', import.meta.url));
 const WIDTH = 375;
 
-const PUBLIC_PAGES = [
-  '/',
-  '/login',
-  '/signup',
-  '/forgot-password',
-  '/plans',
-  '/terms-conditions',
-  '/privacy-policy',
-  '/refund-policy',
-  '/success',
-  '/cancel',
-  '/no-such-page',
-];
 const USER_PAGES = ['/dashboard', '/payment-history', ...TOOLS.map((tool) => tool.route)];
 const ADMIN_PAGES = ['/admin', '/admin/users', '/admin/plans', '/admin/payment-history'];
 
@@ -158,7 +145,7 @@ for (const language of LANGUAGES) {
       await page.screenshot({ path: `${SHOTS}/${language}/${name}.png`, fullPage: true });
     }
 
-    for (const path of PUBLIC_PAGES) await visit(path);
+    for (const path of [...PUBLIC_PAGES, '/no-such-page']) await visit(path);
 
     await useLanguage(user, language);
     await page.evaluate((token) => localStorage.setItem('token', token), user.token);

@@ -5,6 +5,20 @@ import { E2E_ADMIN } from './e2e-env';
 export const field = (scope: Page | Locator, name: string) =>
   scope.getByRole('textbox', { name, exact: true });
 
+/** The pages anyone may open, signed in or not. */
+export const PUBLIC_PAGES: readonly string[] = [
+  '/',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/plans',
+  '/terms-conditions',
+  '/privacy-policy',
+  '/refund-policy',
+  '/success',
+  '/cancel',
+];
+
 export const uniqueEmail = () => `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
 export async function signUp(page: Page, email: string, password: string) {
@@ -97,4 +111,21 @@ export async function buy(page: Page, planId: string) {
 export async function planId(page: Page, name: string) {
   const { body } = await apiFromPage(page, '/api/subscriptions/plans');
   return (body as { _id: string; name: string }[]).find((p) => p.name === name)!._id;
+}
+
+/** Sets the signed-in user's language, on the server and in this browser, as the menu would. */
+export async function useLanguage(page: Page, language: string) {
+  await page.evaluate((lang) => localStorage.setItem('refract.language', lang), language);
+  await page.evaluate(
+    (lang) =>
+      fetch('/api/user/preferred-language', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('token')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ language: lang }),
+      }),
+    language,
+  );
 }

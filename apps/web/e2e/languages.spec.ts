@@ -1,9 +1,9 @@
-import { request as apiRequest, type Locator, type Page } from '@playwright/test';
+import { request as apiRequest, type Locator } from '@playwright/test';
 import sharp from 'sharp';
 import { SERVICES } from '@refract/contracts';
 import { E2E_ADMIN } from './e2e-env';
 import { expect, test } from './fixtures';
-import { signUp, uniqueEmail } from './helpers';
+import { signUp, uniqueEmail, useLanguage } from './helpers';
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#5b8bd0' } })
@@ -20,22 +20,6 @@ function leftOf(element: Locator, start: number, end: number) {
       return range.getBoundingClientRect().left;
     },
     { from: start, to: end },
-  );
-}
-
-async function useLanguage(page: Page, language: string) {
-  await page.evaluate((lang) => localStorage.setItem('refract.language', lang), language);
-  await page.evaluate(
-    (lang) =>
-      fetch('/api/user/preferred-language', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('token')}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ language: lang }),
-      }),
-    language,
   );
 }
 

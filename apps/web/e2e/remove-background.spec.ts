@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
+import { seriousViolations } from './axe';
 import ar from '../src/locales/ar.json' with { type: 'json' };
 import en from '../src/locales/en.json' with { type: 'json' };
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
@@ -31,16 +31,6 @@ const people = () =>
 
 async function choose(page: Page, buffer: Buffer, name = 'party.jpg') {
   await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'image/jpeg', buffer });
-}
-
-/** Serious and critical WCAG 2.1 A/AA findings. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test('remove the background of a photo of people and download a transparent PNG', async ({

@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
+import { seriousViolations } from './axe';
 import { chooseArabic, signUp, uniqueEmail } from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
@@ -21,16 +20,6 @@ const photo = () =>
     ])
     .png()
     .toBuffer();
-
-/** Serious and critical WCAG 2.1 A/AA findings, with every option of the page on show. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The page's text without the invisible marks that keep sizes left to right in Arabic. */
 const plain = (text: string | null) => (text ?? '').replace(/[\u2066-\u2069]/g, '');

@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures';
+import { seriousViolations } from './axe';
 import { zipContents } from './batch-files';
-import { signUp, uniqueEmail } from './helpers';
+import { signUp, uniqueEmail, useLanguage } from './helpers';
 
 /** The watermark's controls (issue 37) driven in English and Arabic, wide and at 375 px. */
 
@@ -32,22 +32,6 @@ const logoPng = () =>
   )
     .png()
     .toBuffer();
-
-async function useLanguage(page: Page, language: string) {
-  await page.evaluate((lang) => localStorage.setItem('refract.language', lang), language);
-  await page.evaluate(
-    (lang) =>
-      fetch('/api/user/preferred-language', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('token')}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ language: lang }),
-      }),
-    language,
-  );
-}
 
 /** Quadrants (of the image's box) that hold the centre of at least one of `marks`. */
 async function quadrantsCovered(image: Locator, marks: Locator) {
@@ -182,15 +166,7 @@ test('the watermark controls have no serious accessibility violations, text or l
     .locator('input[type="file"]')
     .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await photo(400, 300) });
   await expect(page.getByTestId('watermark-text')).toBeVisible();
-  const serious = async () => {
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  };
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
   // The grid is reached with Tab and pressed with the keyboard.
   await page.getByRole('button', { name: 'Top left' }).focus();
   await page.keyboard.press('Enter');
@@ -200,7 +176,7 @@ test('the watermark controls have no serious accessibility violations, text or l
   );
   await page.getByText('Tiled', { exact: true }).click();
   await page.getByText('Logo', { exact: true }).click();
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('a batch of two photos gets the same logo on each, sized to each photo', async ({
