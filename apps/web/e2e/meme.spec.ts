@@ -174,3 +174,30 @@ test('meme outside: a long caption takes a taller band, the same in the preview 
   const made = await pixels(readFileSync((await file.path())!));
   expect([made.info.width, made.info.height]).toEqual([500, height]);
 });
+
+test('a phone-sized photo is previewed on a smaller canvas, its text boxes still where they belong', async ({
+  strictPage: page,
+}) => {
+  const L = locale('en');
+  await signUp(page, uniqueEmail(), 'meme password 4');
+  await page.goto('/meme-generator');
+  const photo = await sharp({
+    create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } },
+  })
+    .jpeg()
+    .toBuffer();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'phone.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await page.getByRole('textbox', { name: L.topText }).fill('TWELVE MEGAPIXELS');
+  const preview = page.getByTestId('meme-preview');
+  // Drawn at 1600 px on its longer side, not at the photo's 4000.
+  await expect(preview).toHaveJSProperty('width', 1600);
+  await expect(preview).toHaveJSProperty('height', 1200);
+  await page.getByRole('button', { name: L.addBox }).click();
+  // A new box sits in the middle, half the image wide, whatever the canvas's own size.
+  const stage = (await preview.boundingBox())!;
+  const box = await frameBox(page);
+  expect(box.x + box.width / 2).toBeCloseTo(stage.x + stage.width / 2, 0);
+  expect(box.width).toBeCloseTo(stage.width / 2, 0);
+});

@@ -100,7 +100,17 @@ function drawBlock(context: CanvasRenderingContext2D, block: MemeBlock) {
   });
 }
 
-/** Draws the meme at the image's own size (CSS scales the canvas down) and returns its layout. */
+/**
+ * The preview canvas is drawn at most this many pixels on its longer side: on screen it is at
+ * most 480 px high (twice that on a sharp screen), and a phone's 12-megapixel photo redrawn at
+ * full size on every keystroke made typing lag.
+ */
+const PREVIEW_SIDE = 1600;
+
+/**
+ * Draws the meme and returns its layout, in the image's own pixels (where the server draws it):
+ * the canvas is scaled down to PREVIEW_SIDE, and CSS scales it to the page.
+ */
 export function drawMeme(
   canvas: HTMLCanvasElement,
   image: HTMLImageElement,
@@ -120,11 +130,15 @@ export function drawMeme(
   const topBand = outside ? memeBandPx(top, margin) : 0;
   const bottomBand = outside ? memeBandPx(bottom, margin) : 0;
 
-  canvas.width = width;
-  canvas.height = height + topBand + bottomBand;
+  const fullHeight = height + topBand + bottomBand;
+  const scale = Math.min(1, PREVIEW_SIDE / Math.max(width, fullHeight));
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(fullHeight * scale);
+  // Everything below is in the image's pixels (text is measured unscaled either way).
+  context.setTransform(scale, 0, 0, scale, 0, 0);
   context.fillStyle = meme.background === 'white' ? '#ffffff' : '#000000';
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.drawImage(image, 0, topBand);
+  context.fillRect(0, 0, width, fullHeight);
+  context.drawImage(image, 0, topBand, width, height);
 
   const onPhoto = (fit: MemeFit) => ({
     color: '#ffffff',
@@ -159,5 +173,5 @@ export function drawMeme(
       height: blockHeight,
     };
   });
-  return { width: canvas.width, height: canvas.height, topBand, boxes: frames };
+  return { width, height: fullHeight, topBand, boxes: frames };
 }
