@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'card_declined',
   'invalid_signature',
   'no_subscription',
+  'plan_granted',
   'api_key_not_allowed',
   'invalid_api_key',
   'api_key_limit_reached',

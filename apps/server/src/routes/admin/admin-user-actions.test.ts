@@ -104,6 +104,13 @@ describeEachDatabase('admin user actions', (kind) => {
     const stats = (await call('GET', '/api/user/stats', user.token)).json();
     expect(stats.plan.name).toBe('Developer');
     expect(logs.some((l) => l.includes('admin granted a plan'))).toBe(true);
+
+    // A gift does not renew, so there is nothing to cancel: refused, and the plan is as it was.
+    const cancel = await call('POST', '/api/payments/cancel-subscription', user.token);
+    expect(cancel.statusCode, cancel.body).toBe(409);
+    expect(cancel.json().code).toBe('plan_granted');
+    const status = (await call('GET', '/api/payments/subscription-status', user.token)).json();
+    expect(status.subscription).toMatchObject({ granted: true, cancelAtPeriodEnd: false });
   });
 
   it('refuses bad input and non-admins', async () => {

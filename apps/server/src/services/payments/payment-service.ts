@@ -232,6 +232,13 @@ export function paymentService(deps: {
       const subscription = await subscriptions.findByUser(user.id);
       if (!subscription || new Date(subscription.end_date) <= new Date())
         throw new AppError(404, 'no_subscription', 'You have no subscription to cancel');
+      // A plan an admin gave ends on its date by itself: nothing renews, so nothing to cancel.
+      if ((await payments.providerOfPeriodEnding(user.id, subscription.end_date)) === 'admin')
+        throw new AppError(
+          409,
+          'plan_granted',
+          'This plan was given by an administrator and does not renew: it ends on its date',
+        );
       await provider.cancelAtPeriodEnd(subscription.provider_subscription_id);
       await subscriptions.setCancelAtPeriodEnd(user.id, true);
     },
