@@ -58,6 +58,14 @@ describe('the web app: precompressed files and caching', () => {
     expect(plain.body).toBe(SCRIPT);
   });
 
+  it('has no route of its own for a compressed form (the file it compresses is asked for)', async () => {
+    // A route is a GET and a HEAD held in the router for good: the build's 650 compressed and
+    // prerendered files held about 10 MB of it.
+    expect(t.app.hasRoute({ method: 'GET', url: '/assets/index-AbC123.js' })).toBe(true);
+    expect(t.app.hasRoute({ method: 'GET', url: '/assets/index-AbC123.js.br' })).toBe(false);
+    expect(t.app.hasRoute({ method: 'GET', url: '/assets/index-AbC123.js.gz' })).toBe(false);
+  });
+
   it('sends the page of every client-side route compressed, never cached without asking', async () => {
     for (const url of ['/', '/pricing', '/tools/convert']) {
       const br = await get(url, 'br;q=1.0, gzip;q=0.8');
@@ -121,6 +129,11 @@ describe('the public pages prerendered at build time, in the reader’s language
     brotliDecompressSync(res.rawPayload)
       .toString()
       .match(/<h1>(.*?)<\/h1>/)?.[1];
+
+  it('sends the prerendered pages from memory, by address only: their files have no routes', async () => {
+    expect(t.app.hasRoute({ method: 'GET', url: '/pages/en/plans.html' })).toBe(false);
+    expect((await get('/pages/en/plans.html')).statusCode).toBe(404);
+  });
 
   it('sends each public page with its content in the HTML', async () => {
     const pages = {

@@ -8,11 +8,12 @@ type Field = HTMLInputElement | HTMLTextAreaElement;
 
 const CHECKABLE = new Set(['checkbox', 'radio']);
 const typed = new Map<Field, string | boolean>();
+/** The fields of the page as it came from the build: only what is typed into these is noted. */
+let prerendered = new Set<Field>();
 
 function note(event: Event) {
-  const field = event.target;
-  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
-  if (field.type === 'file') return;
+  const field = event.target as Field;
+  if (!prerendered.has(field) || field.type === 'file') return;
   // The latest goes last, so of a radio group the one picked last is picked again last.
   typed.delete(field);
   typed.set(field, CHECKABLE.has(field.type) ? (field as HTMLInputElement).checked : field.value);
@@ -20,7 +21,8 @@ function note(event: Event) {
 
 /** Notes what was typed already (before this script ran), and listens for more. */
 export function listenForEarlyTyping() {
-  for (const field of document.querySelectorAll<Field>('#root input, #root textarea')) {
+  prerendered = new Set(document.querySelectorAll<Field>('#root input, #root textarea'));
+  for (const field of prerendered) {
     const changed = CHECKABLE.has(field.type)
       ? (field as HTMLInputElement).checked !== (field as HTMLInputElement).defaultChecked
       : field.value !== field.defaultValue;
@@ -51,4 +53,5 @@ export function replayEarlyTyping() {
     field.dispatchEvent(new Event('input', { bubbles: true }));
   }
   typed.clear();
+  prerendered.clear();
 }
