@@ -28,6 +28,19 @@ async function previewPng(page: Page) {
   return Buffer.from(url.split(',')[1]!, 'base64');
 }
 
+/** Chooses a plain blue photo of this size on the page, as PNG (or JPEG when named .jpg). */
+async function choosePhoto(page: Page, width: number, height: number, name = 'photo.png') {
+  const blue = sharp({
+    create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } },
+  });
+  const jpeg = name.endsWith('.jpg');
+  await page.locator('input[type="file"]').setInputFiles({
+    name,
+    mimeType: jpeg ? 'image/jpeg' : 'image/png',
+    buffer: await (jpeg ? blue.jpeg() : blue.png()).toBuffer(),
+  });
+}
+
 async function frameBox(page: Page) {
   return (await page.getByTestId('meme-box').boundingBox())!;
 }
@@ -44,14 +57,7 @@ for (const width of [1280, 375]) {
       await signUp(page, uniqueEmail(), 'meme password 2');
       if (language === 'ar') await chooseArabic(page);
       await page.goto('/meme-generator');
-      const photo = await sharp({
-        create: { width: 600, height: 400, channels: 3, background: { r: 40, g: 120, b: 200 } },
-      })
-        .png()
-        .toBuffer();
-      await page
-        .locator('input[type="file"]')
-        .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photo });
+      await choosePhoto(page, 600, 400);
       await page.getByRole('textbox', { name: L.topText }).fill('WHEN THE TESTS PASS');
       await page.getByRole('textbox', { name: L.bottomText }).fill('FIRST TIME');
 
@@ -148,14 +154,7 @@ test('meme outside: a long caption takes a taller band, the same in the preview 
   const L = locale('en');
   await signUp(page, uniqueEmail(), 'meme password 3');
   await page.goto('/meme-generator');
-  const photo = await sharp({
-    create: { width: 500, height: 500, channels: 3, background: { r: 40, g: 120, b: 200 } },
-  })
-    .png()
-    .toBuffer();
-  await page
-    .locator('input[type="file"]')
-    .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photo });
+  await choosePhoto(page, 500, 500);
   await page.getByText(L.outside!).click();
   const preview = page.getByTestId('meme-preview');
   // No text: two bands one 50 px line high (60 px slots) with 10 px margins.
@@ -181,14 +180,7 @@ test('a phone-sized photo is previewed on a smaller canvas, its text boxes still
   const L = locale('en');
   await signUp(page, uniqueEmail(), 'meme password 4');
   await page.goto('/meme-generator');
-  const photo = await sharp({
-    create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } },
-  })
-    .jpeg()
-    .toBuffer();
-  await page
-    .locator('input[type="file"]')
-    .setInputFiles({ name: 'phone.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await choosePhoto(page, 4000, 3000, 'phone.jpg');
   await page.getByRole('textbox', { name: L.topText }).fill('TWELVE MEGAPIXELS');
   const preview = page.getByTestId('meme-preview');
   // Drawn at 1600 px on its longer side, not at the photo's 4000.
