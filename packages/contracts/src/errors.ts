@@ -52,6 +52,7 @@ export const ERROR_CODES = [
   'invalid_signature',
   'no_subscription',
   'plan_granted',
+  'subscription_renews',
   'api_key_not_allowed',
   'invalid_api_key',
   'api_key_limit_reached',

@@ -54,6 +54,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_signature: 400,
   no_subscription: 404,
   plan_granted: 409,
+  subscription_renews: 409,
   api_key_not_allowed: 403,
   invalid_api_key: 401,
   api_key_limit_reached: 409,

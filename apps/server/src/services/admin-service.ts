@@ -59,6 +59,19 @@ export function adminService(
       const plan = await plans.findById(grant.planId);
       if (!plan || plan.hidden || plan.archived) throw notFound('No such plan');
       const start = new Date();
+      // A plan the user pays for through the provider renews on its own, and its next payment
+      // would put that plan back over the gift: they would be charged, and lose the gift.
+      const current = await subscriptions.findByUser(user.id);
+      if (
+        current?.provider_subscription_id &&
+        current.cancel_at_period_end === 0 &&
+        new Date(current.end_date) > start
+      )
+        throw new AppError(
+          409,
+          'subscription_renews',
+          'This user pays for a plan that renews; its next payment would replace the gift. They can cancel it first, then grant the plan.',
+        );
       await fulfil(db, {
         userId: user.id,
         planId: plan.id,
