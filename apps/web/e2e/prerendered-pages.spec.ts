@@ -199,3 +199,30 @@ for (const when of ['before the scripts run', 'while the app loads'] as const) {
     await expect(page.getByRole('textbox', { name: 'Top text' })).toHaveValue('EARLY CAPTION');
   });
 }
+
+test('a file chosen while the page’s own chunk loads, after React has started, is taken', async ({
+  strictPage: page,
+}) => {
+  // React hydrates what it has; the tool page waits for its chunk. A change in it meanwhile is
+  // stopped by React's listener on the root, before the input's own listener hears it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/meme-page-.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const started = page.waitForResponse(/\/assets\/start-.*\.js$/);
+  await page.goto('/meme-generator', { waitUntil: 'commit' });
+  await started;
+  // hydrateRoot has run once the root has React's listeners: its container is marked.
+  await page.waitForFunction(() =>
+    Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')),
+  );
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'early.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(DOT_PNG, 'base64'),
+  });
+  release();
+  await expect(page.getByRole('button', { name: 'Make the meme and download' })).toBeEnabled();
+});

@@ -15,12 +15,21 @@ function deliver(files: File[]) {
   else early = files;
 }
 
+/** A change heard by both listeners (the document's, then the input's) is taken once. */
+const taken = new WeakSet<Event>();
+
 function onChange(event: Event) {
-  const input = event.currentTarget as HTMLInputElement;
+  const input = event.target as HTMLInputElement;
+  if (taken.has(event) || !heard.has(input)) return;
+  taken.add(event);
   if (input.files?.length) deliver([...input.files]);
 }
 
 export function listenForEarlyFiles() {
+  // Also on the document, capturing: once hydrateRoot has run, React's listener on #root stops
+  // a change in a part of the page not hydrated yet (its chunk still loading) from reaching the
+  // input, and drops it. The document hears it first.
+  document.addEventListener('change', onChange, true);
   for (const input of document.querySelectorAll<HTMLInputElement>('#root input[type="file"]')) {
     heard.add(input);
     input.addEventListener('change', onChange);
@@ -32,6 +41,7 @@ export function listenForEarlyFiles() {
 export function receiveEarlyFiles(onFiles: (files: File[]) => void): () => void {
   // An input React hydrated is its own now: its dropzone hears it, so this stops. One it drew
   // over is out of the page, and stays heard.
+  document.removeEventListener('change', onChange, true);
   for (const input of heard) {
     if (!input.isConnected) continue;
     input.removeEventListener('change', onChange);
