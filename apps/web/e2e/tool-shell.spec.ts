@@ -107,3 +107,32 @@ for (const width of [1280, 375]) {
     await expect(arabic).toBeHidden();
   });
 }
+
+test('a file dropped on the dropzone is taken, and the page stays', async ({
+  strictPage: page,
+}) => {
+  await page.goto('/rotate');
+  const { buffer } = await png('dropped.png');
+  const dropped = await page.evaluateHandle(
+    (bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+      return data;
+    },
+    [...buffer],
+  );
+  const zone = page.getByRole('button', { name: 'Choose a file, or drop it here' });
+  // A drop before React runs the prerendered dropzone is only kept from leaving the page.
+  await zone.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        const hydrated = () => Object.keys(element).some((key) => key.startsWith('__reactProps'));
+        const check = () => (hydrated() ? resolve() : setTimeout(check, 50));
+        check();
+      }),
+  );
+  for (const type of ['dragenter', 'dragover', 'drop'])
+    await zone.dispatchEvent(type, { dataTransfer: dropped });
+  await expect(page.getByText('dropped.png').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/rotate$/);
+});

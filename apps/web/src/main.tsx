@@ -53,9 +53,11 @@ function preloadPageChunks() {
 // A prerendered page (src/prerender) shows its dropzone before React runs it: a file dropped
 // there meanwhile would open in the browser, leaving the page. It is kept from doing so (the
 // dropzone, once running, does the same for the whole document).
+// Capturing, so it runs first: once hydrateRoot has run, React stops a drop on a part not
+// hydrated yet before it would bubble up to the window (lib/early-files says more).
 const keepDrop = (event: DragEvent) => event.preventDefault();
-window.addEventListener('dragover', keepDrop);
-window.addEventListener('drop', keepDrop);
+window.addEventListener('dragover', keepDrop, true);
+window.addEventListener('drop', keepDrop, true);
 // A file chosen there is kept for the dropzone React draws (lib/early-files), and words typed
 // there for the fields React hydrates (lib/early-typing).
 listenForEarlyFiles();
