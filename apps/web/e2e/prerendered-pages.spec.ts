@@ -7,6 +7,25 @@ import { expect, test } from './fixtures';
 // (hydrates) without drawing them again. strictPage fails a test on any console error or
 // warning, React's hydration errors included.
 
+/** Holds back the scripts `pattern` matches until `release()` is called. */
+async function holdBack(page: Page, pattern: RegExp) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Chooses a 1×1 PNG named early.png in the page's file input. */
+const chooseEarly = (page: Page) =>
+  page.locator('input[type="file"]').setInputFiles({
+    name: 'early.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(DOT_PNG, 'base64'),
+  });
+
 const PAGES = [
   { path: '/', heading: 'Every media tool you need, in one place' },
   { path: '/plans', heading: 'Plans' },
@@ -154,18 +173,9 @@ for (const who of ['visitor', 'signed-in user'] as const) {
   }) => {
     if (who === 'signed-in user') await signUp(page, uniqueEmail(), 'a long password 1');
     // The app's scripts are held back until the file is chosen in the prerendered page.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/.*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /\/assets\/.*\.js$/);
     await page.goto('/convert', { waitUntil: 'commit' });
-    await page.locator('input[type="file"]').setInputFiles({
-      name: 'early.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from(DOT_PNG, 'base64'),
-    });
+    await chooseEarly(page);
     release();
     await expect(page.getByText('early.png').first()).toBeVisible();
   });
@@ -176,22 +186,14 @@ for (const when of ['before the scripts run', 'while the app loads'] as const) {
     strictPage: page,
   }) => {
     // The scripts are held back (all of them, or only the app's) while the visitor types.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const scripts =
-      when === 'before the scripts run' ? /\/assets\/.*\.js$/ : /\/assets\/start-.*\.js$/;
-    await page.route(scripts, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(
+      page,
+      when === 'before the scripts run' ? /\/assets\/.*\.js$/ : /\/assets\/start-.*\.js$/,
+    );
     await page.goto('/meme-generator', { waitUntil: 'commit' });
     await page.getByRole('textbox', { name: 'Top text' }).fill('EARLY CAPTION');
     await page.getByText('Outside the image').click();
-    await page.locator('input[type="file"]').setInputFiles({
-      name: 'early.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from(DOT_PNG, 'base64'),
-    });
+    await chooseEarly(page);
     release();
     // Only the running app enables the button and shows the band's colour for outside text.
     await expect(page.getByRole('button', { name: 'Make the meme and download' })).toBeEnabled();
@@ -205,12 +207,7 @@ test('a file chosen while the page’s own chunk loads, after React has started,
 }) => {
   // React hydrates what it has; the tool page waits for its chunk. A change in it meanwhile is
   // stopped by React's listener on the root, before the input's own listener hears it.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/meme-page-.*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdBack(page, /\/assets\/meme-page-.*\.js$/);
   const started = page.waitForResponse(/\/assets\/start-.*\.js$/);
   await page.goto('/meme-generator', { waitUntil: 'commit' });
   await started;
@@ -218,11 +215,7 @@ test('a file chosen while the page’s own chunk loads, after React has started,
   await page.waitForFunction(() =>
     Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')),
   );
-  await page.locator('input[type="file"]').setInputFiles({
-    name: 'early.png',
-    mimeType: 'image/png',
-    buffer: Buffer.from(DOT_PNG, 'base64'),
-  });
+  await chooseEarly(page);
   release();
   await expect(page.getByRole('button', { name: 'Make the meme and download' })).toBeEnabled();
 });

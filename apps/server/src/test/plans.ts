@@ -18,7 +18,14 @@ export async function subscribe(
     billingType = 'monthly',
     anchor = new Date(),
     end,
-  }: { billingType?: 'monthly' | 'annual'; anchor?: Date; end?: Date } = {},
+    providerSubscriptionId,
+  }: {
+    billingType?: 'monthly' | 'annual';
+    anchor?: Date;
+    end?: Date;
+    /** Paid through the provider, renewing (Stripe's id). */
+    providerSubscriptionId?: string;
+  } = {},
 ) {
   const plan = await plansRepository(db).findBySlug(slug);
   if (!plan) throw new Error(`no ${slug} plan`);
@@ -31,6 +38,7 @@ export async function subscribe(
     billingType,
     anchorDate: anchor,
     endDate: end ?? defaultEnd,
+    providerSubscriptionId,
   });
   return plan;
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminToken, bearer, freshAddress, registerUser } from '../../test/accounts.js';
+import { subscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
 import { describeEachDatabase } from '../../test/databases.js';
+import { subscribe } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 describeEachDatabase('admin user actions', (kind) => {
@@ -116,28 +118,11 @@ describeEachDatabase('admin user actions', (kind) => {
   it('refuses to grant a plan over one the user pays for that renews, and grants once it is cancelled', async () => {
     const user = await registerUser(t.app);
     const plans = (await call('GET', '/api/subscriptions/plans')).json();
-    const [developer, business] = ['Developer', 'Business'].map((name) =>
-      plans.find((p: { name: string }) => p.name === name),
-    );
+    const business = plans.find((p: { name: string }) => p.name === 'Business');
     // A Developer plan paid through Stripe, renewing next month.
-    await t.database.db
-      .insertInto('subscriptions')
-      .values({
-        id: crypto.randomUUID(),
-        user_id: user.user._id,
-        plan_id: developer._id,
-        billing_type: 'monthly',
-        anchor_date: new Date().toISOString(),
-        end_date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        cancel_at_period_end: 0,
-        provider_subscription_id: 'sub_renewing',
-        last_event_at: null,
-        scheduled_plan_id: null,
-        scheduled_billing_type: null,
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      })
-      .execute();
+    await subscribe(t.database.db, user.user._id, 'developer', {
+      providerSubscriptionId: 'sub_renewing',
+    });
     const grant = () =>
       call('POST', `/api/admin/users/${user.user._id}/grant`, admin, {
         planId: business._id,
@@ -148,11 +133,7 @@ describeEachDatabase('admin user actions', (kind) => {
     expect(refused.json().code).toBe('subscription_renews');
     expect((await call('GET', '/api/payments', user.token)).json()).toEqual([]);
 
-    await t.database.db
-      .updateTable('subscriptions')
-      .set({ cancel_at_period_end: 1 })
-      .where('user_id', '=', user.user._id)
-      .execute();
+    await subscriptionsRepository(t.database.db).setCancelAtPeriodEnd(user.user._id, true);
     expect((await grant()).statusCode).toBe(200);
     expect((await call('GET', '/api/user/stats', user.token)).json().plan.name).toBe('Business');
   });
