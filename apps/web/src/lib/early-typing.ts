@@ -11,13 +11,14 @@ const typed = new Map<Field, string | boolean>();
 /** The fields of the page as it came from the build: only what is typed into these is noted. */
 let prerendered = new Set<Field>();
 
-function note(event: Event) {
-  const field = event.target as Field;
+function note(field: Field) {
   if (!prerendered.has(field) || field.type === 'file') return;
   // The latest goes last, so of a radio group the one picked last is picked again last.
   typed.delete(field);
   typed.set(field, CHECKABLE.has(field.type) ? (field as HTMLInputElement).checked : field.value);
 }
+
+const onEvent = (event: Event) => note(event.target as Field);
 
 /** Notes what was typed already (before this script ran), and listens for more. */
 export function listenForEarlyTyping() {
@@ -26,16 +27,16 @@ export function listenForEarlyTyping() {
     const changed = CHECKABLE.has(field.type)
       ? (field as HTMLInputElement).checked !== (field as HTMLInputElement).defaultChecked
       : field.value !== field.defaultValue;
-    if (changed) note({ target: field } as unknown as Event);
+    if (changed) note(field);
   }
-  document.addEventListener('input', note, true);
-  document.addEventListener('change', note, true);
+  document.addEventListener('input', onEvent, true);
+  document.addEventListener('change', onEvent, true);
 }
 
 /** Gives React what was typed into fields it has now hydrated; called once, then stops. */
 export function replayEarlyTyping() {
-  document.removeEventListener('input', note, true);
-  document.removeEventListener('change', note, true);
+  document.removeEventListener('input', onEvent, true);
+  document.removeEventListener('change', onEvent, true);
   for (const [field, value] of typed) {
     // A signed-in reader's page is drawn afresh: the fields typed into are gone.
     if (!field.isConnected) continue;
