@@ -73,6 +73,17 @@ export const DEFENCES = [
     test: [security('requests'), 'unknown name without reading'],
   },
   {
+    defence: "a tool's file part under another name refused unread",
+    edits: [
+      [
+        `${S}plugins/uploads.ts`,
+        'throw unknownFilePart(part.fieldname, fileField);',
+        '{\n            part.file.resume();\n            continue;\n          }',
+      ],
+    ],
+    test: [security('requests'), "tool's file part under an unknown name"],
+  },
+  {
     defence: 'a refused upload closes its connection',
     edits: [
       [
@@ -553,6 +564,61 @@ export const DEFENCES = [
     test: [security('images'), 'character reference'],
   },
   {
+    defence: 'SVG filters held to a pixel budget',
+    edits: [
+      [
+        `${S}media/image/pipeline.ts`,
+        'if (width * height * filterPrimitives(text) > FILTER_PIXEL_BUDGET)',
+        'if (false)',
+      ],
+    ],
+    test: [security('svg-filters'), 'past the pixel budget'],
+  },
+  {
+    defence: 'SVG drawn in a child process killed at the slot limit',
+    edits: [
+      [
+        `${S}media/image/pipeline.ts`,
+        'await inImageSlot((slot) => rasterizeSvg(path, raster, MAX_INPUT_PIXELS, slot), signal);',
+        'await inImageSlot(() => sharp(path).toFile(raster), signal);',
+      ],
+    ],
+    test: [security('svg-filters'), 'stopped at the slot limit|killed'],
+  },
+  {
+    defence: 'text sized by its drawn area, not by its characters',
+    edits: [
+      [
+        `${S}media/image/text.ts`,
+        'const size = await boundedSize(options, maxPixels, signal);',
+        'const size = Math.min(options.sizePx, Math.sqrt(maxPixels / [...options.text].length));',
+      ],
+    ],
+    test: [`${S}media/image/text.test.ts`, 'wide glyphs'],
+  },
+  {
+    defence: 'compress results held to the pixel limit',
+    edits: [
+      [
+        `${S}tools/compress.ts`,
+        'if (asked.width * asked.height * frames > MAX_INPUT_PIXELS) throw imageTooLarge();',
+        '',
+      ],
+    ],
+    test: [`${S}tools/compress.test.ts`, 'past the pixel limit'],
+  },
+  {
+    defence: 'no step holds an image slot past its limit',
+    edits: [
+      [
+        `${S}media/image/slots.ts`,
+        'return await withTimeLimit(slotLimitMs, signal, work, () => (counters.overran += 1));',
+        'return await work(signal ?? new AbortController().signal);',
+      ],
+    ],
+    test: [security('svg-filters'), 'slot limit'],
+  },
+  {
     defence: 'pixel limit on decoding',
     edits: [
       [
@@ -634,11 +700,7 @@ export const DEFENCES = [
   {
     defence: 'text render time limit',
     edits: [
-      [
-        `${S}media/image/slots.ts`,
-        'const timer = setTimeout(() => controller.abort(processingTimeout()), ms);',
-        'const timer = undefined;',
-      ],
+      [`${S}media/image/slots.ts`, 'controller.abort(processingTimeout());\n  }, ms);', '}, 1e9);'],
     ],
     test: [security('image-work'), 'processing_timeout past a time limit'],
   },
@@ -729,6 +791,18 @@ export const DEFENCES = [
     defence: 'media: duration limit at probe',
     edits: [[`${S}media/av/probe.ts`, 'if (longest > limits.maxDurationSeconds)', 'if (false)']],
     test: [security('media-bombs'), 'more hours than'],
+  },
+  {
+    defence: 'media: a trim that keeps nothing to the millisecond refused',
+    edits: [
+      [
+        `${S}media/av/av-plan.ts`,
+        'const start = round3(fields.start ?? 0);',
+        'const start = fields.start ?? 0;',
+      ],
+      [`${S}media/av/av-plan.ts`, 'if (round3(end) <= start)', 'if (false)'],
+    ],
+    test: [`${S}tools/media-options.test.ts`, 'keeps nothing'],
   },
   {
     defence: 'media: output estimated before a job is queued',
@@ -835,6 +909,17 @@ export const DEFENCES = [
     test: [`${S}services/payments/sandbox-payments.test.ts`, 'free plan is chosen again'],
   },
   {
+    defence: "a paid plan's cycle at 0 is not sold",
+    edits: [
+      [
+        `${S}services/payments/payment-service.ts`,
+        'const free = isFreePlan(fees);',
+        'const free = feeOf(plan, billingType) === 0;',
+      ],
+    ],
+    test: [`${S}services/payments/sandbox-payments.test.ts`, 'billing_cycle_unavailable'],
+  },
+  {
     defence: 'sandbox in production warned',
     edits: [
       [
@@ -850,14 +935,14 @@ export const DEFENCES = [
     defence: 'sealed browser: no request leaves',
     edits: [
       [
-        `${S}media/html/html-renderer.ts`,
+        `${S}media/html/chromium-pages.ts`,
         "return route.abort('blockedbyclient');",
         'return route.continue();',
       ],
       // Two more layers, each enough alone for the test's local server: no address resolves,
       // and the context is offline.
-      [`${S}media/html/html-renderer.ts`, "'--host-resolver-rules=MAP * ~NOTFOUND',", ''],
-      [`${S}media/html/html-renderer.ts`, 'offline: true,', 'offline: false,'],
+      [`${S}media/html/chromium-pages.ts`, "'--host-resolver-rules=MAP * ~NOTFOUND',", ''],
+      [`${S}media/html/chromium-pages.ts`, 'offline: true,', 'offline: false,'],
     ],
     test: [`${S}routes/tools/html-to-image-routes.test.ts`, 'lets nothing out'],
   },
@@ -887,7 +972,7 @@ export const DEFENCES = [
     defence: 'HTML render timeout ends only its own page',
     edits: [
       [
-        `${S}media/html/html-renderer.ts`,
+        `${S}media/html/chromium-pages.ts`,
         'if (slot) await this.discard(slot);',
         'if (slot) await this.owner.retire(slot.browser);',
       ],
@@ -910,11 +995,49 @@ export const DEFENCES = [
     edits: [
       [
         `${S}media/html/render-turns.ts`,
-        'if (this.inFlight(userId) >= this.options.perUser) {',
-        'if (this.options.perUser < 0) {',
+        'if (!wait && this.inFlight(userId) >= this.options.perUser) {',
+        'if (!wait && this.options.perUser < 0) {',
       ],
     ],
     test: [security('html-turns'), 'too_many_renders'],
+  },
+  {
+    defence: 'upscale model: one upscale in flight per user',
+    edits: [[`${S}media/upscale/super-resolution.ts`, 'perUser: 1,', 'perUser: 1000,']],
+    test: [security('upscale-turns'), 'second model upscale'],
+  },
+  {
+    defence: 'model turns: a job waits its turn rather than being refused',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        'if (!wait && this.inFlight(userId) >= this.options.perUser) {',
+        'if (this.inFlight(userId) >= this.options.perUser) {',
+      ],
+    ],
+    test: [security('upscale-turns'), 'lets a job wait past its cap'],
+  },
+  {
+    defence: 'turns: a caller that leaves stops waiting',
+    edits: [
+      [
+        `${S}media/html/render-turns.ts`,
+        "signal?.addEventListener('abort', onAbort, { once: true });",
+        '',
+      ],
+    ],
+    test: [security('upscale-turns'), 'lets a job wait past its cap'],
+  },
+  {
+    defence: 'repeated timeouts back a user off',
+    edits: [
+      [
+        `${S}routes/tools/metered.ts`,
+        'throw services.timeouts.record(user.id, mapError(err));',
+        'throw mapError(err);',
+      ],
+    ],
+    test: [security('timeouts'), '4th request after 3 timeouts'],
   },
   {
     defence: 'HTML renderer memory watchdog',
@@ -926,7 +1049,7 @@ export const DEFENCES = [
     defence: 'HTML render memory capped (V8 heap and watchdog)',
     edits: [
       [
-        `${S}media/html/html-renderer.ts`,
+        `${S}media/html/chromium-pages.ts`,
         '`--js-flags=--max-old-space-size=${RENDER_HEAP_MB}`,',
         '',
       ],
@@ -976,8 +1099,35 @@ export const DEFENCES = [
   },
   {
     defence: 'HEIC: held to the pixel limit, not a side of 16384',
-    edits: [[`${S}media/image/heif.ts`, '> MAX_INPUT_PIXELS)', '> 16_384 * 16_384)']],
+    edits: [[`${S}media/image/heif.ts`, '0) > MAX_INPUT_PIXELS)', '0) > 16_384 * 16_384)']],
     test: [security('decoders'), 'grid bomb'],
+  },
+  {
+    defence: 'HEIC: real sizes counted from the streams and grids, not the ispe boxes',
+    edits: [
+      [
+        `${S}media/image/heif.ts`,
+        'if (real.coded > MAX_INPUT_PIXELS || real.canvas > MAX_INPUT_PIXELS) throw imageTooLarge();',
+        '',
+      ],
+    ],
+    test: [security('decoders'), 'ispe boxes lie'],
+  },
+  {
+    defence: 'HEIC: every picture of a stream counted',
+    edits: [
+      [
+        `${S}media/image/heif-coded.ts`,
+        'coded: nals.largest * nals.pictures',
+        'coded: nals.largest * Math.min(1, nals.pictures)',
+      ],
+    ],
+    test: [security('decoders'), 'every picture'],
+  },
+  {
+    defence: 'HEIC: a grid counted at the canvas its data asks for',
+    edits: [[`${S}media/image/heif.ts`, ' || real.canvas > MAX_INPUT_PIXELS', '']],
+    test: [security('decoders'), '12000×12000 canvas'],
   },
   {
     defence: 'image to video: frames at most 1920 px a side',
@@ -989,6 +1139,11 @@ export const DEFENCES = [
       ],
     ],
     test: [security('decoders'), 'into a clip'],
+  },
+  {
+    defence: 'image to video: an animation held to the duration limit',
+    edits: [[`${S}tools/image-output.ts`, 'if (seconds > maxSeconds)', 'if (false)']],
+    test: [security('media-bombs'), 'frame delays run past the limit'],
   },
   {
     defence: "a done job's upload removed at once",

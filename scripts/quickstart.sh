@@ -11,5 +11,9 @@ echo "npm: installing dependencies ..."
 npm ci --no-audit --no-fund
 echo "Building ..."
 npm run build
-echo "Starting Refract on http://localhost:${PORT:-3000} (data in ${DATA_DIR:-./data}) ..."
+# A quick start is a trial on one's own machine: development mode, where the built-in test
+# checkout is expected and not warned about. A real installation runs `npm start`, which
+# defaults to production.
+export NODE_ENV="${NODE_ENV:-development}"
+echo "Starting Refract on http://localhost:${PORT:-3000} (data in ${DATA_DIR:-./data}, NODE_ENV=$NODE_ENV) ..."
 exec npm start

@@ -141,7 +141,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   await app.register(jobRoutes(jobs.service));
   await app.register(batchRoutes(context, services, jobs.batches));
   await app.register(htmlToImageRoutes(context, services));
-  await app.register(detectFacesRoutes(context));
+  await app.register(detectFacesRoutes(context, services));
   await registerWebApp(app, config.webDistDir);
   return app;
 }

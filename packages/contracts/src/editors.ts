@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonText, requireFields } from './field-rules.js';
 
 /**
  * Multipart text fields of the interactive editors (crop, watermark, meme, face blur) and the
@@ -80,26 +81,16 @@ export function pixelBlockSize(box: { width: number; height: number }, strength:
   return Math.max(2, Math.round((Math.max(box.width, box.height) * strength) / 50));
 }
 
-const parseJson = (text: string, ctx: z.RefinementCtx) => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be a JSON list of areas' });
-    return z.NEVER;
-  }
-};
-
-export const blurFaceFieldsSchema = z
-  .object({
+export const blurFaceFieldsSchema = requireFields(
+  z.object({
     /**
      * JSON text `[{x, y, width, height}]` in source pixels (multipart fields are strings).
      * Required unless `detect` is true.
      */
-    areas: z
-      .string()
-      .transform(parseJson)
-      .pipe(z.array(blurAreaSchema).max(MAX_BLUR_AREAS))
-      .optional(),
+    areas: jsonText(
+      z.array(blurAreaSchema).max(MAX_BLUR_AREAS),
+      'must be a JSON list of areas',
+    ).optional(),
     /** `true`: the server finds the faces in the image itself and hides them too. */
     detect: flag.default('false'),
     style: z.enum(BLUR_STYLES, { error: 'style must be blur, pixelate or box' }).default('blur'),
@@ -114,15 +105,16 @@ export const blurFaceFieldsSchema = z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, 'color must be #rrggbb')
       .default('#000000'),
-  })
-  .superRefine((fields, ctx) => {
-    if (fields.detect === 'false' && !fields.areas?.length)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['areas'],
-        message: fields.areas ? 'add at least one area' : 'areas is required (or send detect=true)',
-      });
-  });
+  }),
+  [
+    {
+      when: { field: 'detect', equals: 'false' },
+      anyOf: [['areas']],
+      message: (fields) =>
+        fields.areas ? 'add at least one area' : 'areas is required (or send detect=true)',
+    },
+  ],
+);
 
 /** A face found, in source pixels, with a margin for hair, ears and jaw: the area to hide. */
 export const detectedFaceSchema = z.object({

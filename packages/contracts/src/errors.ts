@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'job_cancelled',
   'job_not_finished',
   'plan_not_purchasable',
+  'billing_cycle_unavailable',
   'invalid_card',
   'checkout_closed',
   'card_declined',
@@ -73,6 +74,8 @@ export const ERROR_CODES = [
   'no_faces_found',
   'invalid_logo',
   'logo_too_large',
+  'too_many_upscales',
+  'too_many_timeouts',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,7 +10,8 @@ export const MAX_HTML_IMAGE_PIXELS = 64_000_000;
 export const MAX_HTML_IMAGE_SIDE = 16_000;
 
 export const htmlToImageBodySchema = z.object({
-  html: z.string(),
+  // Blank HTML passes the schema so that it gets its own code, empty_html.
+  html: z.string().meta({ pattern: '\\S' }),
   width: z.number().int().min(100).max(4000).default(1280),
   /** The viewport height; with fullPage the image is as tall as the content, up to 16000 px. */
   height: z.number().int().min(100).max(16_000).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireFields } from './field-rules.js';
 import { SERVICES, type Service } from './services.js';
 
 export const BILLING_TYPES = ['monthly', 'annual'] as const;
@@ -43,33 +44,44 @@ export const planSchema = z.object({
 });
 export type Plan = z.infer<typeof planSchema>;
 
-/** Create and update: every service must be present exactly once. */
-export const planBodySchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(60),
-    monthlyFee: money,
-    annualFee: money,
-    features: z.array(z.string().trim().max(200)).max(30).default([]),
-    services: z.array(planServiceSchema),
-    /** Omitted: a new plan gets Basic's limits, an updated plan keeps its own. */
-    batchMaxFiles: z.number().int('must be a whole number').min(1).max(1000).optional(),
-    batchMaxBytes: z
-      .number()
-      .int('must be a whole number')
-      .min(1024 * 1024)
-      .max(1024 ** 4)
-      .optional(),
-  })
-  .superRefine((body, ctx) => {
-    const names = body.services.map((s) => s.name);
+/** Every service exactly once, in any order. */
+const planServicesSchema = z
+  .array(planServiceSchema)
+  .superRefine((services, ctx) => {
+    const names = services.map((s) => s.name);
     for (const service of SERVICES) {
       if (!names.includes(service))
-        ctx.addIssue({ code: 'custom', path: ['services'], message: `is missing ${service}` });
+        ctx.addIssue({ code: 'custom', message: `is missing ${service}` });
     }
     if (new Set(names).size !== names.length) {
-      ctx.addIssue({ code: 'custom', path: ['services'], message: 'lists a service twice' });
+      ctx.addIssue({ code: 'custom', message: 'lists a service twice' });
     }
+  })
+  .meta({
+    description: 'Every service exactly once, in any order',
+    minItems: SERVICES.length,
+    maxItems: SERVICES.length,
+    allOf: SERVICES.map((name) => ({
+      contains: { properties: { name: { const: name } }, required: ['name'] },
+    })),
   });
+
+/** Create and update. */
+export const planBodySchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(60),
+  monthlyFee: money,
+  annualFee: money,
+  features: z.array(z.string().trim().max(200)).max(30).default([]),
+  services: planServicesSchema,
+  /** Omitted: a new plan gets Basic's limits, an updated plan keeps its own. */
+  batchMaxFiles: z.number().int('must be a whole number').min(1).max(1000).optional(),
+  batchMaxBytes: z
+    .number()
+    .int('must be a whole number')
+    .min(1024 * 1024)
+    .max(1024 ** 4)
+    .optional(),
+});
 export type PlanBody = z.infer<typeof planBodySchema>;
 
 export interface DefaultPlan {
@@ -135,7 +147,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
 ];
 
 export const trackBodySchema = z.object({
-  service: z.string(),
+  // Any text passes the schema so that another name gets its own code, unknown_service.
+  service: z.string().meta({ enum: [...SERVICES] }),
   imageCount: z.number().int('must be a whole number').min(1).max(100).default(1),
 });
 
@@ -247,16 +260,48 @@ export const subscriptionStatusSchema = z.object({
 });
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
+/** A plan's two fees, in any one unit (dollars in the API, cents in the database). */
+export interface PlanFees {
+  monthlyFee: number;
+  annualFee: number;
+}
+
+/**
+ * Free only when every fee is 0. One cycle at 0 on a plan with a price for the other is not a
+ * free plan: read that way, it handed out the paid plan with no end and no payment.
+ */
+export const isFreePlan = (fees: PlanFees) => fees.monthlyFee === 0 && fees.annualFee === 0;
+
+/**
+ * The billing cycles a plan is sold in. A paid plan offers each cycle that has a price: a fee
+ * of 0 beside a non-zero one means that cycle is not offered. A free plan runs monthly (choosing
+ * its annual cycle is taken as monthly too).
+ */
+export function billingCyclesOffered(fees: PlanFees): BillingType[] {
+  if (isFreePlan(fees)) return ['monthly'];
+  return BILLING_TYPES.filter(
+    (cycle) => (cycle === 'annual' ? fees.annualFee : fees.monthlyFee) > 0,
+  );
+}
+
+/**
+ * What a plan costs a month, to compare plans: its monthly fee, or a twelfth of its annual fee
+ * when it is sold annually only (its monthly fee of 0 would make it the cheapest of all).
+ */
+export const monthlyRate = (fees: PlanFees) =>
+  fees.monthlyFee > 0 ? fees.monthlyFee : fees.annualFee / 12;
+
 /** A plan and cycle, as the downgrade rule compares them (fees in any one unit). */
 export interface PlanChoice {
   planId: string;
+  /** The plan's monthlyRate. */
   monthlyFee: number;
   billingType: BillingType;
 }
 
 /**
  * A move from a paid subscription that gives the user less than they paid for, so it waits
- * for the paid period to end (docs/decisions/013): a plan with a lower monthly fee, or the same
+ * for the paid period to end (docs/decisions/018): a plan with a lower monthly rate, or the same
  * plan from annual to monthly. Anything else (a dearer plan, monthly to annual) starts at once.
  */
 export function isDowngrade(current: PlanChoice, target: PlanChoice): boolean {
@@ -266,11 +311,10 @@ export function isDowngrade(current: PlanChoice, target: PlanChoice): boolean {
 }
 
 /** PATCH /api/admin/users/:id: a role, a suspension, or both. */
-export const adminUserChangeSchema = z
-  .object({ role: z.enum(['admin', 'user']).optional(), suspended: z.boolean().optional() })
-  .refine((body) => body.role !== undefined || body.suspended !== undefined, {
-    message: 'give a role or suspended',
-  });
+export const adminUserChangeSchema = requireFields(
+  z.object({ role: z.enum(['admin', 'user']).optional(), suspended: z.boolean().optional() }),
+  [{ anyOf: [['role'], ['suspended']], message: 'give a role or suspended', path: [] }],
+);
 export type AdminUserChange = z.infer<typeof adminUserChangeSchema>;
 
 /** POST /api/admin/users/:id/grant: a plan for some months, at no charge. */

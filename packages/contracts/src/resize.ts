@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireFields } from './field-rules.js';
 
 /** Largest side a resize may ask for or produce (the pixel bound is the server's 100 MP). */
 export const MAX_RESIZE_SIDE = 16_384;
@@ -26,8 +27,8 @@ const side = (field: string) =>
 const flag = z.enum(['true', 'false']);
 
 /** Multipart text fields of `POST /api/resize`. */
-export const resizeFieldsSchema = z
-  .object({
+export const resizeFieldsSchema = requireFields(
+  z.object({
     mode: z.enum(['pixels', 'percentage']).default('pixels'),
     width: side('width'),
     height: side('height'),
@@ -46,13 +47,16 @@ export const resizeFieldsSchema = z
       .regex(/^#([0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a colour like #ffffff')
       .default('#ffffff'),
     allowEnlarge: flag.default('false'),
-  })
-  .superRefine((fields, ctx) => {
-    if (fields.mode === 'percentage' && fields.percentage === undefined)
-      ctx.addIssue({ code: 'custom', path: ['percentage'], message: 'is required' });
-    if (fields.mode === 'pixels' && fields.width === undefined && fields.height === undefined)
-      ctx.addIssue({ code: 'custom', path: ['width'], message: 'give a width, a height or both' });
-  });
+  }),
+  [
+    { when: { field: 'mode', equals: 'percentage' }, anyOf: [['percentage']] },
+    {
+      when: { field: 'mode', equals: 'pixels' },
+      anyOf: [['width'], ['height']],
+      message: 'give a width, a height or both',
+    },
+  ],
+);
 export type ResizeFields = z.output<typeof resizeFieldsSchema>;
 
 export interface ResizePlan {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireFields } from './field-rules.js';
 
 /**
  * The watermark's fields and its geometry: where the mark goes and how big it is. The browser
@@ -40,8 +41,8 @@ const number = (field: string) =>
     error: `${field} must be a number`,
   });
 
-export const watermarkFieldsSchema = z
-  .object({
+export const watermarkFieldsSchema = requireFields(
+  z.object({
     /** `logo` draws the image sent as the `logo` file part instead of text. */
     mark: z.enum(['text', 'logo']).default('text'),
     text: z.string().trim().max(MAX_WATERMARK_TEXT).default(''),
@@ -65,11 +66,15 @@ export const watermarkFieldsSchema = z
     /** Older clients: the font is 40 px × scale of a preview this wide (used when `size` is absent). */
     scale: number('scale').min(0.5).max(3).default(1),
     previewWidth: number('previewWidth').min(1).max(100_000).optional(),
-  })
-  .superRefine((fields, context) => {
-    if (fields.mark === 'text' && fields.text.length === 0)
-      context.addIssue({ code: 'custom', path: ['text'], message: 'enter the watermark text' });
-  });
+  }),
+  [
+    {
+      when: { field: 'mark', equals: 'text' },
+      anyOf: [['text']],
+      message: 'enter the watermark text',
+    },
+  ],
+);
 export type WatermarkFields = z.output<typeof watermarkFieldsSchema>;
 
 export interface Box {

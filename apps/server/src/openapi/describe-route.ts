@@ -68,7 +68,11 @@ function errorResponse(status: number, codes: ErrorCode[], metered: boolean) {
   };
 }
 
-/** A tool's multipart body, from its zod fields schema and its file part. */
+/**
+ * A tool's multipart body, from its zod fields schema and its file parts. The schema's rules
+ * between fields come with it (`allOf`, see requireFields in the contracts), and so does an
+ * extra file part required while a field has some value (watermark's logo).
+ */
 function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
   const fields = z.toJSONSchema(upload.fields, {
     io: 'input',
@@ -78,8 +82,22 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
   delete fields.$schema;
   const properties = (fields.properties ?? {}) as JsonSchema;
   const required = (fields.required ?? []) as string[];
+  // The condition names the field (`required`): a part needed for a value other than its default.
+  const fileRules = (upload.extraFiles ?? []).flatMap(({ field, requiredWhen: when }) =>
+    when
+      ? [
+          {
+            description: `When ${when.field} is ${when.equals}: requires ${field}`,
+            if: { properties: { [when.field]: { const: when.equals } }, required: [when.field] },
+            then: { required: [field] },
+          },
+        ]
+      : [],
+  );
+  const allOf = [...((fields.allOf ?? []) as JsonSchema[]), ...fileRules];
   return {
     ...fields,
+    ...(allOf.length > 0 ? { allOf } : {}),
     type: 'object',
     properties: {
       [upload.fileField]: {
@@ -88,12 +106,12 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
         description: `The file, at most ${mb(upload.maxBytes)}`,
       },
       ...Object.fromEntries(
-        (upload.extraFiles ?? []).map((file) => [
-          file.field,
+        (upload.extraFiles ?? []).map(({ field, maxBytes, requiredWhen: when }) => [
+          field,
           {
             type: 'string',
             format: 'binary',
-            description: `Optional, at most ${mb(file.maxBytes)}`,
+            description: `${when ? `Required when ${when.field} is ${when.equals}` : 'Optional'}, at most ${mb(maxBytes)}`,
           },
         ]),
       ),

@@ -48,6 +48,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   job_cancelled: 409,
   job_not_finished: 409,
   plan_not_purchasable: 400,
+  billing_cycle_unavailable: 422,
   invalid_card: 400,
   checkout_closed: 409,
   card_declined: 402,
@@ -73,4 +74,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   no_faces_found: 422,
   invalid_logo: 422,
   logo_too_large: 413,
+  too_many_upscales: 429,
+  too_many_timeouts: 429,
 };

@@ -11,7 +11,11 @@ export interface RouteDocs {
     maxBytes: number;
     fields: ZodType;
     /** Optional second file parts (e.g. watermark's logo). */
-    extraFiles?: readonly { field: string; maxBytes: number }[];
+    extraFiles?: readonly {
+      field: string;
+      maxBytes: number;
+      requiredWhen?: { field: string; equals: string };
+    }[];
   };
   /** The success answer is a file or a stream rather than JSON. */
   produces?: { status?: number; contentTypes: readonly string[]; description: string };
@@ -39,6 +43,7 @@ export const IMAGE_TOOL_ERRORS: readonly ErrorCode[] = [
   'image_too_large',
   'processing_timeout',
   'processing_failed',
+  'too_many_timeouts',
 ];
 
 /** The error codes every audio and video tool may answer with, beyond the guard's. */

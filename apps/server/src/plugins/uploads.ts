@@ -29,6 +29,8 @@ export interface ExtraFile {
   maxBytes: number;
   /** The answer when the part passes maxBytes. */
   tooLarge(): AppError;
+  /** The part is required while this text field has this value (the tool refuses 400 without it). */
+  requiredWhen?: { field: string; equals: string };
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -38,6 +40,18 @@ export const fileTooLarge = (maxBytes: number) =>
     413,
     'file_too_large',
     `The file is larger than the ${mb(maxBytes)} limit of this tool`,
+  );
+
+const tooManyParts = () => new AppError(413, 'payload_too_large', 'The form has too many parts');
+
+/** A file part under a name the tool does not take: 400 unknown_field, naming it. */
+const unknownFilePart = (name: string, fileField: string) =>
+  new AppError(
+    400,
+    'unknown_field',
+    `Unknown file field "${name}". Send the file in a "${fileField}" part`,
+    {},
+    { fields: [name] },
   );
 
 export async function registerUploads(app: FastifyInstance) {
@@ -80,7 +94,9 @@ export const removeWorkDir = (dir: string) => rm(dir, { recursive: true, force: 
 /**
  * Streams the one file part of a multipart request to disk (never whole into memory) and
  * collects the text fields. Past `maxBytes` the upload is cut off at once: 413 file_too_large.
- * The file's own name is never used as a path.
+ * A file part under any name but `fileField` or a declared extra file is refused as its header
+ * arrives (400 unknown_field), and so is a second one (413), before their bytes are read. The
+ * file's own name is never used as a path.
  */
 export async function receiveUpload(
   request: FastifyRequest,
@@ -99,7 +115,6 @@ export async function receiveUpload(
     containsIndirection: false,
     extraFiles: {},
   };
-  const otherFiles: Record<string, true> = {};
   try {
     for await (const part of request.parts({
       limits: { fileSize: maxBytes, files: 1 + extraFiles.length },
@@ -112,11 +127,11 @@ export async function receiveUpload(
           if ((await stat(path)).size > 0) upload.extraFiles[extra.field] = path;
           continue;
         }
-        if (part.fieldname !== fileField || upload.path) {
-          if (part.fieldname !== fileField) otherFiles[part.fieldname] = true;
-          part.file.resume();
-          continue;
-        }
+        // Refused before a byte of it is read: skipping a part means reading it to its end, and
+        // a part may be as long as the client likes.
+        if (part.fieldname !== fileField && !extra)
+          throw unknownFilePart(part.fieldname, fileField);
+        if (extra || upload.path) throw tooManyParts();
         const path = join(workDir, 'input');
         stopAtLimit(part.file, maxBytes);
         // Scanned on its way to disk: one read of the file serves the store and the scan.
@@ -133,17 +148,17 @@ export async function receiveUpload(
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxBytes);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw new AppError(413, 'payload_too_large', 'The form has too many parts');
-    }
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw tooManyParts();
     if (err instanceof AppError) throw err;
     throw new AppError(400, 'validation_failed', 'The upload was interrupted or malformed');
   }
   // Every multipart route declares its fields (config.upload, also its OpenAPI form): any
-  // other name, text or file, is refused here, in one place for every tool.
+  // other text field is refused here, in one place for every tool (a file part under another
+  // name already was, as it began).
   const declared = request.routeOptions.config.upload?.fields;
   if (declared)
-    refuseUnknownFields(declared, { ...upload.fields, ...otherFiles }, [
+    refuseUnknownFields(declared, upload.fields, [
       fileField,
       ...extraFiles.map((file) => file.field),
     ]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOT_INCLUDED_NAME, zipFiles } from '../services/batches/results-zip.js';
 import { bearer, registerUser } from '../test/accounts.js';
 import { batchEnded, postBatch, unzip } from '../test/batches.js';
@@ -59,15 +59,16 @@ describe('batch zip with results that disappear', () => {
     const stream = zipFiles([{ name: 'big.bin', path }]);
     await new Promise((resolve) => stream.once('data', resolve));
     stream.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const stillOpen = readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`) === path;
-      } catch {
-        return false;
-      }
-    });
-    expect(stillOpen).toEqual([]);
+    const stillOpen = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false;
+        }
+      });
+    // The file is closed on the stream's own teardown, a moment after destroy().
+    await vi.waitFor(() => expect(stillOpen()).toEqual([]), { timeout: 30_000, interval: 20 });
   });
 });
 

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import { pngBytes } from '../test/image-fixtures.js';
 
 /** Files that attack image converters, each the shape of a published exploit. */
@@ -59,6 +60,22 @@ export const svgWithCss = (css: string) =>
 export const svgOfSize = (width: number, height: number) =>
   Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%"/></svg>`,
+  );
+
+/** An SVG of `size`² whose one rectangle goes through `filter`'s primitives. */
+export const filteredSvg = (size: number, filter: string) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">` +
+      `<filter id="f">${filter}</filter>` +
+      `<rect width="${size}" height="${size}" fill="red" filter="url(#f)"/></svg>`,
+  );
+
+/** A few hundred bytes that librsvg drew for a quarter of an hour at 3.7 GB. */
+export const svgFilterBomb = () =>
+  filteredSvg(
+    9000,
+    '<feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="200"/>' +
+      '<feMorphology radius="100"/>',
   );
 
 /** A PNG with a tEXt "profile" chunk naming a local file (CVE-2022-44268). */
@@ -172,6 +189,35 @@ export function gifOfSize(side = 65_535, frames = 200) {
   frame[13] = 0; // end of data
   return Buffer.concat([head, ...Array.from({ length: frames }, () => frame), Buffer.from([0x3b])]);
 }
+
+/**
+ * An animated GIF of `frames` tiny frames, each shown for `centiseconds` (GIF's unit; 65535, the
+ * most it holds, is 655 s): 9 such frames are a few hundred bytes that play for 98 minutes.
+ */
+export async function animatedGif(frames: number, centiseconds: number) {
+  const side = 8;
+  const pixels = Buffer.alloc(side * side * frames * 3);
+  // One flat colour a frame, so that each frame differs and the file stays tiny.
+  for (let i = 0; i < pixels.length; i += 3)
+    pixels[i] = (Math.floor(i / 3 / (side * side)) * 40) % 256;
+  // sharp takes at most 65535 ms a frame: written with a marker delay, then set in the bytes.
+  const marker = 123;
+  const gif = await sharp(pixels, {
+    raw: { width: side, height: side * frames, channels: 3, pageHeight: side },
+  })
+    .gif({ delay: Array<number>(frames).fill(marker * 10), loop: 0 })
+    .toBuffer();
+  let patched = 0;
+  // Each frame's graphic control extension: 21 F9 04, flags, then its delay (little-endian).
+  for (let at = gif.indexOf(GRAPHIC_CONTROL); at >= 0; at = gif.indexOf(GRAPHIC_CONTROL, at + 1)) {
+    if (gif.readUInt16LE(at + 4) !== marker) continue;
+    gif.writeUInt16LE(centiseconds, at + 4);
+    patched += 1;
+  }
+  if (patched !== frames) throw new Error(`set the delay of ${patched} frames of ${frames}`);
+  return gif;
+}
+const GRAPHIC_CONTROL = Buffer.from([0x21, 0xf9, 0x04]);
 
 /**
  * A HEIC whose image of `from` size declares `width`×`height` in its ispe box while its stream

@@ -81,11 +81,9 @@ describe('bounded image work', () => {
     const input = await checkerboard(2000);
     const areas = JSON.stringify([{ x: 0, y: 0, width: 100_000, height: 100_000 }]);
     const before = imageSlotCounters().started;
-    const started = Date.now();
     const res = await post('/api/blur-face', { areas, ...fields }, input);
     expect(res.statusCode, res.body).toBe(200);
     expect(imageSlotCounters().started - before).toBeLessThanOrEqual(most);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it(`runs at most IMAGE_WORKERS pipelines at once, and another tool's small upload still succeeds`, async () => {

@@ -127,6 +127,23 @@ describe('malformed and oversized requests', () => {
     expect(sent).toBeLessThan(32 * 1024 * 1024);
   });
 
+  it("refuses a tool's file part under an unknown name without reading it (400 unknown_field)", async () => {
+    // Chunked, so no Content-Length lets the server refuse the 300 MB before the part begins.
+    const { answer, sent } = await pushOversized({
+      headers: `Authorization: Bearer ${token}\r\n`,
+      path: '/api/rotate',
+      field: 'zzz',
+      bytes: 300 * 1024 * 1024,
+      chunked: true,
+      before: '--BOUNDARY\r\nContent-Disposition: form-data; name="angle"\r\n\r\n90\r\n',
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 400/);
+    expect(answer).toContain('"code":"unknown_field"');
+    expect(answer).toContain('"fields":["zzz"]');
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
+  });
+
   describe('a 300 MB part sent to a batch in chunks, with no Content-Length to refuse up front', () => {
     const batch = {
       path: '/api/batch/rotate',

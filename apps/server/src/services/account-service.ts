@@ -1,5 +1,6 @@
 import {
   isLanguage,
+  isSameQuestion,
   PASSWORD_MIN_LENGTH,
   SECURITY_QUESTIONS,
   type LoginBody,
@@ -50,8 +51,7 @@ export function toPublicUser(row: UserRow): User {
 function securityAnswers(body: RegisterBody): [string, string] {
   if (!body.securityQuestions) return [body.favBook!, body.favMeal!];
   const answerTo = (question: string) =>
-    body.securityQuestions!.find((q) => q.question.trim().toLowerCase() === question.toLowerCase())
-      ?.answer;
+    body.securityQuestions!.find((q) => isSameQuestion(q.question, question))?.answer;
   const book = answerTo(SECURITY_QUESTIONS[0]);
   const meal = answerTo(SECURITY_QUESTIONS[1]);
   if (!book || !meal) {

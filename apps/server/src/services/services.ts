@@ -19,6 +19,7 @@ import { attemptLimiter, redisAttemptLimiter } from './attempt-limiter.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
 import { loginAttempts } from './login-attempts.js';
 import { passwordRecoveryService } from './password-recovery-service.js';
+import { timeoutBackoff } from './timeout-backoff.js';
 import { tokenService } from './token-service.js';
 import { paymentsRepository } from '../db/repositories/payments-repository.js';
 import { sandboxProvider } from '../payments/sandbox-provider.js';
@@ -107,6 +108,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     credentialAttempts: limiters.credentials,
     loginAttempts: loginAttempts(limiters.credentials),
     signUpAttempts: limiters.signUps,
+    timeouts: timeoutBackoff(),
     async close() {
       await owed.flush();
       limiters.close();

@@ -151,4 +151,31 @@ describe('compress keeps the format, never grows', () => {
     expect(res.json().error).toContain('convert it to PNG or WebP');
     expect(res.json().error).not.toContain('lower quality');
   });
+
+  it('refuses a result past the pixel limit before encoding, every frame counted, uncharged', async () => {
+    const user = await registerUser(t.app);
+    const tiny = await fixtures.pngBytes(1, 1);
+    const frame = (background: string) =>
+      sharp({ create: { width: 2, height: 2, channels: 3, background } })
+        .gif()
+        .toBuffer();
+    const frames = await sharp(await Promise.all(['#f00', '#0f0', '#00f'].map(frame)), {
+      join: { animated: true },
+    })
+      .gif()
+      .toBuffer();
+    expect((await sharp(frames).metadata()).pages).toBeGreaterThanOrEqual(2);
+    for (const [fields, content, name] of [
+      [{ width: '16384', height: '16384' }, tiny, 'dot.png'],
+      [{ width: '16384' }, tiny, 'dot.png'],
+      // Frames of 8000² are 128 MP or more together: each frame alone would pass.
+      [{ width: '8000', keepFormat: 'true' }, frames, 'blink.gif'],
+    ] as const) {
+      const res = await post(fields, content, name, user.token);
+      expect(res.statusCode, name).toBe(422);
+      expect(res.json().code, name).toBe('image_too_large');
+      expect(res.headers['x-quota-remaining']).toBe(res.headers['x-quota-limit']);
+    }
+    expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]);
+  });
 });

@@ -12,7 +12,13 @@ import {
 } from '../media/image/compress-encode.js';
 import { OUTPUTS } from '../media/image/formats.js';
 import { keepsFrames, OWN_EXTENSIONS } from '../media/image/own-format.js';
-import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
+import {
+  imageTooLarge,
+  loadImage,
+  MAX_INPUT_PIXELS,
+  toImageError,
+  type LoadedImage,
+} from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
 import { sniffFile } from '../media/image/sniff.js';
 import { fitToSize } from '../media/image/target-size.js';
@@ -48,6 +54,10 @@ async function sizedPipeline(
   const meta = await inImageSlot(() => image.pipeline({ animated }).metadata(), signal);
   const frame = { width: meta.autoOrient.width, height: meta.pageHeight ?? meta.autoOrient.height };
   const asked = askedSize(fields, frame.width, frame.height);
+  // The result is bounded as an input is, every frame counted: a 237-byte PNG asked for
+  // 16384×16384 held a slot for a minute at 2 GB.
+  const frames = animated ? image.pages : 1;
+  if (asked.width * asked.height * frames > MAX_INPUT_PIXELS) throw imageTooLarge();
   const resized = Boolean(fields.width || fields.height);
   const dimensions = (scale: number) =>
     [asked.width, asked.height].map((side) => Math.max(1, Math.round(side * scale)));
@@ -71,7 +81,7 @@ export const compressTool: ToolDefinition<Fields> = {
   id: 'compress',
   path: '/api/compress',
   summary: 'Compress an image in its own format (or to JPEG), optionally resized or to a size',
-  errors: ['already_compact', 'target_unreachable', 'svg_not_compressible'],
+  errors: ['already_compact', 'target_unreachable', 'svg_not_compressible', 'image_too_large'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('compress').maxUploadBytes,

@@ -14,7 +14,8 @@ export const convertTool: ToolDefinition<{
   path: '/api/convert',
   summary: 'Convert an image to another format',
   produces: ['image/*', 'application/pdf', 'application/postscript', 'video/*'],
-  errors: ['unsupported_output_format'],
+  // media_too_large: an animation made a video runs longer than MEDIA_MAX_DURATION.
+  errors: ['unsupported_output_format', 'media_too_large'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('convert').maxUploadBytes,

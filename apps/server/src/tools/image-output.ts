@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ImageFormat } from '@refract/contracts';
 import type { Sharp } from 'sharp';
 import type { Config } from '../config.js';
+import { AppError } from '../lib/app-error.js';
 import { runFfmpeg } from '../media/av/run-ffmpeg.js';
 import { OUTPUTS } from '../media/image/formats.js';
 import { toCursor } from '../media/image/cursor.js';
@@ -45,6 +46,22 @@ const VIDEO_ARGS: Record<'mp4' | 'webm' | 'mov', string[]> = {
  * at 3.3 GB; a still or a GIF needs no more than full HD to look right on a screen.
  */
 export const VIDEO_MAX_SIDE = 1920;
+
+/** A still image becomes a clip of this many seconds. */
+const STILL_SECONDS = 3;
+
+/**
+ * How long ffmpeg plays an animation: the sum of its frame delays (sharp reads them in ms). A
+ * delay under 20 ms, or none, counts as 100 ms, as ffmpeg's GIF reader plays it.
+ */
+function animationSeconds({ delay, pages = 1 }: { delay?: number[]; pages?: number }) {
+  let ms = 0;
+  for (let page = 0; page < pages; page += 1) {
+    const frame = delay?.[page] ?? 0;
+    ms += frame < 20 ? 100 : frame;
+  }
+  return ms / 1000;
+}
 
 /** Writes `pipeline` as `format` to `path`, through sharp, ImageMagick, potrace or ffmpeg. */
 export async function writeImage(
@@ -89,16 +106,30 @@ export async function writeImage(
     return;
   }
   if (engine === 'ffmpeg') {
+    const maxSeconds = config.media.maxDurationSeconds;
+    if (animated) {
+      // Frame delays are the clip's length: a few hundred bytes of GIF can hold frames of 655 s
+      // each, which ffmpeg plays out in full. Refused before anything is encoded.
+      const seconds = animationSeconds(await inImageSlot(() => pipeline.metadata(), signal));
+      if (seconds > maxSeconds)
+        throw new AppError(
+          422,
+          'media_too_large',
+          `This animation runs ${Math.round(seconds)} s: a video may run at most ${maxSeconds} s`,
+        );
+    }
     const frames = join(workDir, animated ? 'frames.gif' : 'frame.png');
     const bounded = pipeline.resize(VIDEO_MAX_SIDE, VIDEO_MAX_SIDE, {
       fit: 'inside',
       withoutEnlargement: true,
     });
     await inImageSlot(() => (animated ? bounded.gif() : bounded.png()).toFile(frames), signal);
-    // A still image becomes a 3-second clip; an animation keeps its own timing.
+    // A still image becomes a short clip (never past the length limit); an animation keeps its
+    // own timing.
+    const stillSeconds = String(Math.min(STILL_SECONDS, maxSeconds));
     const input = animated
       ? ['-i', frames]
-      : ['-loop', '1', '-t', '3', '-framerate', '25', '-i', frames];
+      : ['-loop', '1', '-t', stillSeconds, '-framerate', '25', '-i', frames];
     const evenSize = ['-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2'];
     // In an image slot like every other step, stopped when the client leaves.
     await inImageSlot(

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hasFfmpeg } from '../test/image-fixtures.js';
 import * as media from '../test/media-fixtures.js';
+import { bearer, registerUser } from '../test/accounts.js';
 import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -144,6 +145,50 @@ describe.skipIf(!hasFfmpeg)('audio and video options, probed in the result', () 
 
   const clip = media.testVideo(3, '640x360');
 
+  it('a trim that keeps nothing once rounded to the millisecond is 422 trim_out_of_range, not charged', async () => {
+    // A user on Basic, whose uses are counted.
+    const user = await registerUser(t.app);
+    const used = async () =>
+      (await t.app.inject({ url: '/api/user/stats', headers: bearer(user.token) })).json()
+        .imagesProcessed as number;
+    const ten = media.sineWav(10);
+    const cases: [string, Buffer, Record<string, string>][] = [
+      // Rounds to 10.000: the file's end.
+      ['/api/audio/convertaudio', ten, { format: 'mp3', start: '9.9999999' }],
+      ['/api/audio/convertaudio', ten, { format: 'mp3', start: '9.9996', end: '10' }],
+      // End rounds to 0.000, the start.
+      ['/api/audio/convertaudio', ten, { format: 'mp3', start: '0', end: '0.0001' }],
+      ['/api/audio/convertaudio', ten, { format: 'wav', start: '5', end: '5.0004' }],
+      ['/api/video/convert-video', clip, { format: 'mp4', start: '2.9999999' }],
+    ];
+    for (const [path, content, fields] of cases) {
+      const field = path.includes('video') ? 'video' : 'audio';
+      for (const query of ['', '?async=1']) {
+        const res = await postForm(t.app, `${path}${query}`, {
+          token: user.token,
+          fields,
+          file: { field, filename: `in.${field === 'audio' ? 'wav' : 'mp4'}`, content },
+        });
+        expect(res.statusCode, `${JSON.stringify(fields)}${query}: ${res.body.slice(0, 200)}`).toBe(
+          422,
+        );
+        expect(res.json()).toMatchObject({
+          code: 'trim_out_of_range',
+          error: expect.stringMatching(/\d s/),
+        });
+      }
+    }
+    expect(await used()).toBe(0);
+    // A trim of one millisecond keeps something: it runs and is charged.
+    const kept = await postForm(t.app, '/api/audio/convertaudio', {
+      token: user.token,
+      fields: { format: 'wav', start: '5', end: '5.0006' },
+      file: { field: 'audio', filename: 'in.wav', content: ten },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(await used()).toBe(1);
+  });
+
   it('resolution, frame rate, codec and rotation come out as chosen, never upscaled', async () => {
     const { res, probe } = await convertVideo(clip, {
       format: 'mkv',
@@ -185,17 +230,20 @@ describe.skipIf(!hasFfmpeg)('audio and video options, probed in the result', () 
     });
     expect(res.statusCode, res.body).toBe(202);
     const { jobId } = res.json() as { jobId: string };
-    let job;
-    for (let i = 0; i < 100; i++) {
-      job = (
-        await t.app.inject({
-          url: `/api/jobs/${jobId}`,
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).json();
-      if (job.status === 'done' || job.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const job = await vi.waitFor(
+      async () => {
+        const state = (
+          await t.app.inject({
+            url: `/api/jobs/${jobId}`,
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json();
+        if (state.status !== 'done' && state.status !== 'failed') throw new Error(state.status);
+        return state;
+      },
+      // A hang guard: the copy takes a second at rest.
+      { timeout: 120_000, interval: 100 },
+    );
     expect(job.status, JSON.stringify(job)).toBe('done');
     expect(job.applied.trimBy).toBe('stream copy');
     expect(job.options.start).toBe(1);

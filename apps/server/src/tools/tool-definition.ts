@@ -29,6 +29,11 @@ export interface ToolContext<Fields> {
   onProgress(fraction: number): void;
   /** Aborts when the job is cancelled, or the client of a request tool goes away: stop and throw. */
   signal: AbortSignal;
+  /**
+   * Whom the work is for, for a user's share of a scarce engine (the upscale model's turns):
+   * past it a request is refused with 429 (`waits: false`), a job waits its turn (`waits: true`).
+   */
+  owner?: { userId: string; waits: boolean };
 }
 
 /** One tool: its endpoint, upload limit, form fields, the service it charges and what it does. */

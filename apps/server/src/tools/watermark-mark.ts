@@ -10,6 +10,7 @@ import {
   type WatermarkFields,
 } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
+import type { ExtraFile } from '../plugins/uploads.js';
 import { sniffFile } from '../media/image/sniff.js';
 import { inImageSlot } from '../media/image/slots.js';
 import { MAX_TEXT_PIXELS, renderText, textBoundsFor, type TextImage } from '../media/image/text.js';
@@ -117,4 +118,10 @@ export async function logoMark(
   return { overlay: { png, ...drawn }, box: drawn };
 }
 
-export const LOGO_FILE = { field: 'logo', maxBytes: MAX_LOGO_BYTES, tooLarge: logoTooLarge };
+export const LOGO_FILE: ExtraFile = {
+  field: 'logo',
+  maxBytes: MAX_LOGO_BYTES,
+  tooLarge: logoTooLarge,
+  // logoMark refuses a logo mark without it (400 no_file); the document says so.
+  requiredWhen: { field: 'mark', equals: 'logo' },
+};

@@ -1,7 +1,14 @@
 import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PLAN_FEATURES, hasTool, UNLIMITED, type Plan } from '@refract/contracts';
+import {
+  billingCyclesOffered,
+  DEFAULT_PLAN_FEATURES,
+  hasTool,
+  isFreePlan,
+  UNLIMITED,
+  type Plan,
+} from '@refract/contracts';
 import { formatMoney, formatNumber } from '../lib/format';
 import { useSession } from '../lib/session/session-context';
 import { UserText } from './user-text';
@@ -22,7 +29,10 @@ export function PlanCard({
 }) {
   const { t } = useTranslation();
   const planName = usePlanName();
-  const free = plan.monthlyFee === 0;
+  const free = isFreePlan(plan);
+  // A paid plan shows the cycles it is sold in: a fee of 0 beside a price means not offered.
+  const cycles = billingCyclesOffered(plan);
+  const headline = free || cycles.includes('monthly') ? 'monthly' : 'annual';
   const { user } = useSession();
   const target = user ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
   return (
@@ -43,15 +53,17 @@ export function PlanCard({
         </Group>
         <div>
           <Text fz={32} fw={800} lh={1.1}>
-            {free ? t('plans.free') : formatMoney(plan.monthlyFee)}
+            {free
+              ? t('plans.free')
+              : formatMoney(headline === 'monthly' ? plan.monthlyFee : plan.annualFee)}
             {!free && (
               <Text span c="dimmed" fz="sm" fw={400}>
                 {' '}
-                {t('plans.perMonth')}
+                {headline === 'monthly' ? t('plans.perMonth') : t('plans.perYear')}
               </Text>
             )}
           </Text>
-          {!free && (
+          {!free && headline === 'monthly' && cycles.includes('annual') && (
             <Text size="sm" c="dimmed">
               {t('plans.orAnnual', { price: formatMoney(plan.annualFee) })}
             </Text>

@@ -33,17 +33,28 @@ export interface Trim {
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-/** The part kept: the whole file, or start to end within it (422 trim_out_of_range past it). */
+/**
+ * The part kept: the whole file, or start to end within it. Trims are to the millisecond, so
+ * start and end are compared once rounded to it: a start of 9.9999999 s on a 10 s file, or an
+ * end of 0.0001 s, keeps nothing and would still run (and be charged) as an empty result. Past
+ * the end, or nothing kept, is 422 trim_out_of_range.
+ */
 export function resolveTrim(fields: { start?: number; end?: number }, probe: MediaProbe): Trim {
   const length = probe.durationSeconds;
-  const start = fields.start ?? 0;
-  if (start >= length || (fields.end !== undefined && fields.end > length + 0.05))
+  const start = round3(fields.start ?? 0);
+  if (start >= round3(length) || (fields.end !== undefined && fields.end > length + 0.05))
     throw new AppError(
       422,
       'trim_out_of_range',
       `This file runs ${round3(length)} s: start and end must fall within it`,
     );
-  const end = Math.min(fields.end ?? length, length);
+  const end = Math.min(fields.end === undefined ? length : round3(fields.end), length);
+  if (round3(end) <= start)
+    throw new AppError(
+      422,
+      'trim_out_of_range',
+      `This trim keeps nothing: to the millisecond, its end (${round3(end)} s) is not after its start (${start} s)`,
+    );
   return {
     start,
     durationSeconds: end - start,

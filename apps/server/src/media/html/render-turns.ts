@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
 
 /**
@@ -24,6 +25,15 @@ export interface RenderTurnsOptions {
   retryAfterSeconds: number;
   /** Called as each render starts (tests count the order). */
   onStart?: (userId: string) => void;
+  /** The 429 past `perUser`: HTML's too_many_renders unless given (the upscale model's own). */
+  refusal?: { code: ErrorCode; message: string };
+}
+
+export interface TakeOptions {
+  /** Aborting it while the caller waits takes them out of the queue (rejecting with its reason). */
+  signal?: AbortSignal;
+  /** Past the cap, wait for a fair turn instead of being refused: a job has nobody to tell 429. */
+  wait?: boolean;
 }
 
 /**
@@ -31,6 +41,7 @@ export interface RenderTurnsOptions {
  * dozen endless scripts hold everyone else for a minute; now a free slot goes to the waiting
  * render of the user with the fewest renders running, ties to the user served least recently
  * (as the job runner picks jobs), and one user may have only `perUser` renders in flight.
+ * The upscale model takes its turns through the same class (media/upscale/super-resolution.ts).
  */
 export class RenderTurns {
   private readonly waiting: Waiting[] = [];
@@ -42,21 +53,34 @@ export class RenderTurns {
 
   constructor(private readonly options: RenderTurnsOptions) {}
 
-  /** Waits for a turn; refuses a user already at their cap. */
-  take(userId: string): Promise<Turn> {
-    if (this.inFlight(userId) >= this.options.perUser) {
+  /** Waits for a turn; refuses a user already at their cap (unless told to wait). */
+  take(userId: string, { signal, wait = false }: TakeOptions = {}): Promise<Turn> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (!wait && this.inFlight(userId) >= this.options.perUser) {
+      const { code, message } = this.options.refusal ?? {
+        code: 'too_many_renders',
+        message: `You have ${this.options.perUser} renders under way; wait for one to finish`,
+      };
       const retryAfter = String(this.options.retryAfterSeconds);
-      return Promise.reject(
-        new AppError(
-          429,
-          'too_many_renders',
-          `You have ${this.options.perUser} renders under way; wait for one to finish`,
-          { 'retry-after': retryAfter },
-        ),
-      );
+      return Promise.reject(new AppError(429, code, message, { 'retry-after': retryAfter }));
     }
-    return new Promise((start) => {
-      this.waiting.push({ userId, start });
+    return new Promise((start, fail) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(entry);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
+        if (this.inFlight(userId) === 0) this.lastServed.delete(userId);
+        fail(signal!.reason);
+      };
+      const entry: Waiting = {
+        userId,
+        start: (turn) => {
+          signal?.removeEventListener('abort', onAbort);
+          start(turn);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(entry);
       this.startWhatFits();
     });
   }

@@ -4,6 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EngineStatus } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
+import { decodedPixels, HeifUnmeasured } from './heif-coded.js';
 import { imageTooLarge, MAX_INPUT_PIXELS } from './pipeline.js';
 
 /**
@@ -80,9 +81,10 @@ const beside = (near: string, extension: string) =>
 
 /** The top-level images heif-info lists, in heif-convert's order, and which is the primary. */
 function heifImages(info: string) {
-  const images = [...info.matchAll(/^image: (\d+)x(\d+) \(id=\d+\)(, primary)?/gm)].map((m) => ({
+  const images = [...info.matchAll(/^image: (\d+)x(\d+) \(id=(\d+)\)(, primary)?/gm)].map((m) => ({
     pixels: Number(m[1]) * Number(m[2]),
-    primary: m[3] !== undefined,
+    id: Number(m[3]),
+    primary: m[4] !== undefined,
   }));
   return {
     images,
@@ -93,18 +95,40 @@ function heifImages(info: string) {
   };
 }
 
+/** What decoding the file really takes (see heif-coded.ts), or our error for one it cannot read. */
+function measure(file: Buffer) {
+  try {
+    return decodedPixels(file);
+  } catch (err) {
+    if (err instanceof HeifUnmeasured)
+      throw new AppError(
+        415,
+        'unsupported_media_type',
+        'HEIF images are read when coded in HEVC (HEIC); this one is coded otherwise',
+      );
+    throw invalid();
+  }
+}
+
 /**
  * Decodes a HEIC/HEIF file's primary image to PNG bytes (alpha kept). heif-convert decodes every
  * top-level image, not only the primary one, so the sizes of all of them are read first and held
  * together to the general pixel limit (a 47 KB grid declares 268 MP; a file's second image can be
- * far larger than its first). Callers hold an image slot; `signal` ends the tool.
+ * far larger than its first). The sizes heif-info reports are only what the file declares, so
+ * what it really makes libheif decode is counted from its coded streams and grids too, and held
+ * to the same limit (heif-coded.ts). Callers hold an image slot; `signal` ends the tool.
  */
 export async function decodeHeif(path: string, signal?: AbortSignal): Promise<Buffer> {
   if (!(await libheifStatus()).available)
     throw new AppError(415, 'unsupported_media_type', 'HEIC/HEIF is not readable on this server');
-  const info = await run('heif-info', [path], signal);
+  // Counted before any libheif tool runs: heif-info decodes every top-level image too.
+  const real = measure(await readFile(path));
+  if (real.coded > MAX_INPUT_PIXELS || real.canvas > MAX_INPUT_PIXELS) throw imageTooLarge();
+  const info = await run('heif-info', [path], signal, DECODE_MEMORY);
   const { images, primary } = heifImages(info.stdout);
   if (info.failed || images.length === 0) throw invalid();
+  // An image libheif found that the count did not: its decoding was not counted.
+  if (images.some((image) => !real.topLevel.includes(image.id))) throw invalid();
   if (images.reduce((sum, image) => sum + image.pixels, 0) > MAX_INPUT_PIXELS)
     throw imageTooLarge();
   const png = beside(path, 'png');

@@ -7,6 +7,12 @@ import { declaredPixels } from './declared-size.js';
 import { decodeToPng, MAGICK_MAX_PIXELS, magickTooLarge } from './magick.js';
 import { inImageSlot } from './slots.js';
 import { hasProcessingInstruction, svgReferences } from './svg-references.js';
+import {
+  FILTER_PIXEL_BUDGET,
+  filterPrimitives,
+  filtersTooCostly,
+  rasterizeSvg,
+} from './svg-raster.js';
 import { sniffFile, type InputFormat } from './sniff.js';
 
 /** Pixels an input may decode to (about 100 megapixels, e.g. 10000×10000). */
@@ -99,17 +105,33 @@ export function toImageError(err: unknown): AppError {
 const SAFE_REFERENCE = /^\s*(#|data:image\/(png|jpeg|gif|webp)[;,])/i;
 
 /**
- * SVG is parsed by librsvg from memory. Entities and processing instructions (an
- * `<?xml-stylesheet?>` names a style sheet) are refused outright, and so is any reference
- * outside the file: librsvg draws an absolute file:// href, which would read the server's disk.
+ * SVG is checked here, then drawn once in a child process (svg-raster.ts) into a raster file
+ * that every tool reads. Entities and processing instructions (an `<?xml-stylesheet?>` names a
+ * style sheet) are refused outright, and so is any reference outside the file: librsvg draws an
+ * absolute file:// href, which would read the server's disk. Filters are held to a budget of
+ * pixels before anything is drawn.
  */
-async function loadSvg(path: string): Promise<Buffer> {
+async function loadSvg(path: string, signal?: AbortSignal): Promise<string> {
   const text = await readFile(path, 'utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw invalidImage('SVG with a DOCTYPE or entities');
   if (hasProcessingInstruction(text)) throw invalidImage('SVG with a processing instruction');
   if (svgReferences(text).some((ref) => !SAFE_REFERENCE.test(ref)))
     throw invalidImage('SVG that links to other files');
-  return Buffer.from(text);
+  // The size is read from the document alone (librsvg parses it, drawing nothing).
+  const { width = 0, height = 0 } = await inImageSlot(
+    () => sharp(Buffer.from(text), { limitInputPixels: MAX_INPUT_PIXELS }).metadata(),
+    signal,
+  );
+  if (width * height > MAX_INPUT_PIXELS) throw imageTooLarge();
+  if (width * height * filterPrimitives(text) > FILTER_PIXEL_BUDGET) throw filtersTooCostly();
+  const raster = `${path}.svg.v`;
+  try {
+    await inImageSlot((slot) => rasterizeSvg(path, raster, MAX_INPUT_PIXELS, slot), signal);
+  } catch (err) {
+    if (err instanceof AppError || signal?.aborted) throw err;
+    throw /memory/i.test(String(err)) ? imageTooLarge() : toImageError(err);
+  }
+  return raster;
 }
 
 /**
@@ -127,15 +149,15 @@ export async function loadImage(path: string, signal?: AbortSignal): Promise<Loa
   }
   let input: string | Buffer = path;
   try {
-    if (format === 'svg') input = await loadSvg(path);
+    if (format === 'svg') input = await loadSvg(path, signal);
     const magickFormat = MAGICK_INPUTS[format];
     // Both decode off the event loop (a worker thread, a child process), holding an image slot.
     if (magickFormat) {
       const bytes = await readFile(path);
       if ((declaredPixels(bytes, format) ?? 0) > MAGICK_MAX_PIXELS) throw magickTooLarge();
-      input = await inImageSlot(() => decodeToPng(bytes, magickFormat, signal), signal);
+      input = await inImageSlot((slot) => decodeToPng(bytes, magickFormat, slot), signal);
     }
-    if (format === 'heif') input = await inImageSlot(() => decodeHeif(path, signal), signal);
+    if (format === 'heif') input = await inImageSlot((slot) => decodeHeif(path, slot), signal);
     const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await inImageSlot(() => base().metadata(), signal);
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw imageTooLarge();

@@ -19,11 +19,27 @@ export function setImageSlots(count: number) {
 /** The longest a block of text may take to render, outline included. */
 export const TEXT_RENDER_MS = 10_000;
 
+/**
+ * The longest one step may hold a slot. Past it the step's signal aborts (a child process is
+ * killed, a worker thread terminated), the step fails with 504 processing_timeout and the slot
+ * is freed, whatever the step was doing: a hostile file may cost its sender a minute of one
+ * slot, never the server its slots. sharp pipelines also carry libvips' own 60 s timeout.
+ */
+let slotLimitMs = 60_000;
+
+/** Sets the longest hold of a slot (tests shorten it to see a step stopped). */
+export function setImageSlotLimit(ms: number) {
+  slotLimitMs = ms;
+}
+
 let active = 0;
 const waiting: (() => void)[] = [];
-const counters = { peak: 0, started: 0 };
+const counters = { peak: 0, started: 0, overran: 0 };
 
-/** Live counters, for tests and logs: running now, most ever at once, pipelines started, queued. */
+/**
+ * Live counters, for tests and logs: running now, most ever at once, pipelines started, steps
+ * stopped at the slot limit, queued.
+ */
 export function imageSlotCounters() {
   return { ...counters, active, waiting: waiting.length };
 }
@@ -61,18 +77,22 @@ function acquire(signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs one sharp pipeline (`work` calls toFile, toBuffer or metadata) once a slot is free.
- * Every step of an image tool goes through here, so a tool whose request was aborted stops at
- * its next step.
+ * Runs one step (a sharp pipeline's toFile, toBuffer or metadata, or a decoder in a worker or
+ * child process) once a slot is free, for at most the slot limit. Every step of an image tool
+ * goes through here, so a tool whose request was aborted stops at its next step; `work` gets a
+ * signal that aborts with the request or at the limit, which a worker or child must honour.
  */
-export async function inImageSlot<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function inImageSlot<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   signal?.throwIfAborted();
   await acquire(signal);
   try {
     signal?.throwIfAborted();
     counters.started += 1;
     counters.peak = Math.max(counters.peak, active);
-    return await work();
+    return await withTimeLimit(slotLimitMs, signal, work, () => (counters.overran += 1));
   } finally {
     release();
   }
@@ -82,18 +102,22 @@ export const processingTimeout = () =>
   new AppError(504, 'processing_timeout', 'Processing took too long and was stopped');
 
 /**
- * Runs `work` for at most `ms`, else fails with 504 processing_timeout. `work` gets a signal
- * that aborts at the limit or when `signal` does, so its next step never starts; a pipeline
- * already running finishes in its slot (each also has libvips' own timeout).
+ * Runs `work` for at most `ms`, else fails with 504 processing_timeout (and calls `onLimit`).
+ * `work` gets a signal that aborts at the limit or when `signal` does, so its next step never
+ * starts and a worker or child process it runs is ended.
  */
 export async function withTimeLimit<T>(
   ms: number,
   signal: AbortSignal | undefined,
   work: (signal: AbortSignal) => Promise<T>,
+  onLimit?: () => void,
 ): Promise<T> {
   signal?.throwIfAborted();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(processingTimeout()), ms);
+  const timer = setTimeout(() => {
+    onLimit?.();
+    controller.abort(processingTimeout());
+  }, ms);
   const follow = () => controller.abort(signal!.reason);
   signal?.addEventListener('abort', follow, { once: true });
   const stopped = new Promise<never>((_, reject) => {

@@ -63,4 +63,19 @@ describe('text rendering with the bundled fonts', () => {
     expect(channels[0]!.min).toBe(0);
     expect(channels[0]!.max).toBe(255);
   });
+
+  it('holds a block of wide glyphs to its pixels: U+FDFD is nine times as wide as high', async () => {
+    const maxPixels = 1_000_000;
+    const wide = await renderText({
+      text: '\uFDFD',
+      font: 'text',
+      sizePx: 32_760,
+      color: '#000000',
+      outlinePx: 48,
+      maxPixels,
+    });
+    // The block, outline included, within the budget.
+    expect(wide.width * wide.height).toBeLessThanOrEqual(maxPixels);
+    expect(wide.width).toBeGreaterThan(wide.height * 3);
+  });
 });

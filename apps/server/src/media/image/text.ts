@@ -112,13 +112,12 @@ export function renderText(options: TextOptions): Promise<TextImage> {
   return withTimeLimit(TEXT_RENDER_MS, options.signal, (signal) => render(options, signal));
 }
 
-async function render(options: TextOptions, signal: AbortSignal): Promise<TextImage> {
-  await registerFonts();
-  // Each character takes roughly a square of the font size.
-  const maxPixels = Math.min(MAX_TEXT_PIXELS, options.maxPixels ?? MAX_TEXT_PIXELS);
-  const bound = Math.sqrt(maxPixels / Math.max(1, [...options.text].length));
-  const size = Math.max(1, Math.round(Math.min(options.sizePx, bound) * 10) / 10);
-  const { data, info } = await inImageSlot(
+/** The font size text is first measured at, small enough that any allowed text draws in a moment. */
+const PROBE_SIZE_PX = 16;
+
+/** Draws text as RGBA at `size` (px), wrapped at `wrapWidth` when given, in an image slot. */
+function drawText(options: TextOptions, size: number, signal: AbortSignal, wrapWidth?: number) {
+  return inImageSlot(
     () =>
       sharp({
         text: {
@@ -127,7 +126,7 @@ async function render(options: TextOptions, signal: AbortSignal): Promise<TextIm
           dpi: 72,
           rgba: true,
           align: 'centre',
-          width: options.wrapWidth ? Math.max(1, Math.round(options.wrapWidth)) : undefined,
+          width: wrapWidth ? Math.max(1, Math.round(wrapWidth)) : undefined,
           wrap: 'word-char',
         },
       })
@@ -139,6 +138,29 @@ async function render(options: TextOptions, signal: AbortSignal): Promise<TextIm
     // Otherwise it would reach the tool as an engine error, answered as a damaged image.
     throw PAST_CAIRO_LIMIT.test(String((err as Error)?.message)) ? textTooLarge() : err;
   });
+}
+
+/**
+ * The largest size up to `sizePx` at which the text, outline included, covers at most
+ * `maxPixels`. Glyphs are not squares (one U+FDFD is nine times as wide as high), so the text is
+ * drawn once, small, and its real size scaled: its ink grows with the size, and so does the
+ * outline's room on each side (twice the outline, at most a tenth of the size).
+ */
+async function boundedSize(options: TextOptions, maxPixels: number, signal: AbortSignal) {
+  const { info } = await drawText(options, PROBE_SIZE_PX, signal);
+  const room = options.outlinePx ? 4 * MAX_OUTLINE_RATIO : 0;
+  // Width and height at a size of 1 px, with the outline's room on both sides.
+  const perPx = (side: number) => Math.max(1, side) / PROBE_SIZE_PX + room;
+  // Hinting and line spacing do not grow exactly with the size: a few per cent kept in hand.
+  const bound = 0.95 * Math.sqrt(maxPixels / (perPx(info.width) * perPx(info.height)));
+  return Math.max(1, Math.floor(Math.min(options.sizePx, bound) * 10) / 10);
+}
+
+async function render(options: TextOptions, signal: AbortSignal): Promise<TextImage> {
+  await registerFonts();
+  const maxPixels = Math.min(MAX_TEXT_PIXELS, options.maxPixels ?? MAX_TEXT_PIXELS);
+  const size = await boundedSize(options, maxPixels, signal);
+  const { data, info } = await drawText(options, size, signal, options.wrapWidth);
   const outline = Math.round(
     Math.min(options.outlinePx ?? 0, size * MAX_OUTLINE_RATIO, MAX_OUTLINE_PX),
   );
@@ -163,7 +185,7 @@ async function addOutline(
   const pad = 2 * radius;
   const padded = { width: width + 2 * pad, height: height + 2 * pad };
   const transparent = { r: 0, g: 0, b: 0, alpha: 0 };
-  const mask = await inImageSlot(
+  const blurred = await inImageSlot(
     () =>
       sharp(png)
         .extend({ top: pad, bottom: pad, left: pad, right: pad, background: transparent })
@@ -173,7 +195,18 @@ async function addOutline(
         .toBuffer(),
     signal,
   );
-  for (let i = 0; i < mask.length; i += 1) mask[i] = Math.min(255, mask[i]! * 10);
+  // The edge is steepened by libvips (×10, clamped to 255 as it is cast back to bytes): a loop
+  // here ran on the event loop, for a quarter of a second on a large block. A pipeline of its
+  // own, as sharp would apply `linear` before the blur.
+  const mask = await inImageSlot(
+    () =>
+      sharp(blurred, { raw: { ...padded, channels: 1 } })
+        .linear(10, 0)
+        .toColourspace('b-w')
+        .raw({ depth: 'uchar' })
+        .toBuffer(),
+    signal,
+  );
   const layer = await inImageSlot(
     () =>
       sharp({ create: { ...padded, channels: 3, background: color } })

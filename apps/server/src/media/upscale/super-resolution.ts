@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { EngineStatus } from '@refract/contracts';
+import { RenderTurns, type Turn } from '../html/render-turns.js';
 import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
@@ -20,6 +21,36 @@ export type UpscaleFactor = 2 | 4;
 
 /** Tiles waiting at most (one per request under way: a request sends its tiles one by one). */
 const MAX_WAITING = 4;
+
+/**
+ * The model's places, shared fairly between users (as HTML renders are): a free place goes to
+ * the waiting upscale of the user with the fewest running, and a user may have one upscale in
+ * flight. The model runs one tile at a time, taking the tiles of the upscales under way in
+ * turn, so a user's second upscale at once would not finish their work sooner: it would only
+ * take a place, and a share of the model, from someone else (two users held all four places
+ * and a third was refused). As many places as the worker lets tiles wait, so an upscale that
+ * has its turn is never refused by the worker's own bound.
+ */
+const modelTurns = new RenderTurns({
+  slots: MAX_WAITING,
+  perUser: 1,
+  // About a typical upscale's time; the largest may take a minute or two.
+  retryAfterSeconds: 30,
+  refusal: {
+    code: 'too_many_upscales',
+    message: 'You already have an upscale with the model under way; wait for it to finish',
+  },
+});
+
+/**
+ * Waits for `userId`'s turn at the model, to be freed when their upscale is done with it. A
+ * request past its one upscale in flight is refused (429 too_many_upscales); a job (`wait`)
+ * queues instead: a batch's files may run side by side, and one refused would fail.
+ */
+export const takeModelTurn = (
+  userId: string,
+  options: { signal?: AbortSignal; wait?: boolean } = {},
+): Promise<Turn> => modelTurns.take(userId, options);
 
 /** Each tile's own pixels, and the context read around it so seams do not show. */
 export const TILE = 128;

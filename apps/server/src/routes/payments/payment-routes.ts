@@ -36,7 +36,10 @@ export const paymentRoutes =
     app.post(
       '/api/subscriptions/create-checkout-session',
       {
-        config: { access: 'user', errors: ['not_found', 'plan_not_purchasable'] },
+        config: {
+          access: 'user',
+          errors: ['not_found', 'plan_not_purchasable', 'billing_cycle_unavailable'],
+        },
         schema: {
           summary: 'Start paying for a plan: the address to send the browser to',
           tags,

@@ -6,14 +6,16 @@ import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js
 import { loadImage, toImageError } from '../../media/image/pipeline.js';
 import { inImageSlot } from '../../media/image/slots.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
+import type { Services } from '../../services/services.js';
 import { abortOnClientGone } from './tool-routes.js';
 
 /**
  * POST /api/detect-faces: where the faces are, for the face-blur page to place its areas on.
- * Signed-in users only, and free: only the blur that follows is charged.
+ * Signed-in users only, and free: only the blur that follows is charged. Free work is held to
+ * the same back-off after repeated timeouts as the charged tools (routes/tools/metered.ts).
  */
 export const detectFacesRoutes =
-  (context: AppContext): FastifyPluginAsyncZod =>
+  (context: AppContext, services: Services): FastifyPluginAsyncZod =>
   async (app) => {
     const maxBytes = toolById('blurFace').maxUploadBytes;
     app.post(
@@ -32,6 +34,8 @@ export const detectFacesRoutes =
             'image_too_large',
             'server_busy',
             'engine_unavailable',
+            'processing_timeout',
+            'too_many_timeouts',
           ],
         },
         schema: {
@@ -41,6 +45,7 @@ export const detectFacesRoutes =
         },
       },
       async (request, reply) => {
+        services.timeouts.check(request.user!.id);
         const workDir = await createWorkDir(context.config.dataDir);
         // Every step stops when the client leaves: a decode waiting for its slot, the model's turn.
         const { signal, disarm } = abortOnClientGone(reply.raw);
@@ -57,6 +62,8 @@ export const detectFacesRoutes =
           }
           const faces: DetectedFace[] = await detectFaces(pixels, source, signal);
           return { faces };
+        } catch (err) {
+          throw services.timeouts.record(request.user!.id, err);
         } finally {
           disarm();
           await removeWorkDir(workDir);

@@ -42,6 +42,7 @@ export const htmlToImageRoutes =
             'render_timeout',
             'render_too_large',
             'too_many_renders',
+            'too_many_timeouts',
             'processing_failed',
           ],
         },

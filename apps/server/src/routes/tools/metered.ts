@@ -8,7 +8,9 @@ import { contentDisposition } from '../../lib/result-name.js';
 /**
  * Runs one use of a service under a quota reservation: refused up front when the quota is
  * spent (the error carries the quota headers), given back when `work` fails, confirmed when it
- * succeeds; either way the answer carries the quota headers.
+ * succeeds; either way the answer carries the quota headers. Every image tool and HTML to image
+ * come through here, so this is where a user's repeated timeouts are counted, and where a user
+ * backing off after them is refused, before anything is reserved (services/timeout-backoff.ts).
  */
 export async function runMetered<T>(
   services: Services,
@@ -18,6 +20,7 @@ export async function runMetered<T>(
   work: () => Promise<T>,
   mapError: (err: unknown) => unknown = (err) => err,
 ): Promise<T> {
+  services.timeouts.check(user.id);
   const reservation = await services.quotas.reserve(user, service, 1);
   let result: T;
   try {
@@ -25,7 +28,7 @@ export async function runMetered<T>(
   } catch (err) {
     await reservation.release();
     reply.headers(quotaHeaders(givenBack(reservation.status)));
-    throw mapError(err);
+    throw services.timeouts.record(user.id, mapError(err));
   }
   try {
     await reservation.confirm();

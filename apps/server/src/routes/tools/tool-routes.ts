@@ -68,6 +68,9 @@ export const toolRoutes =
           ...toolDocs(tool),
         },
         async (request, reply) => {
+          // A user backing off after repeated timeouts is refused before the upload is read
+          // (runMetered would refuse them too, after it).
+          services.timeouts.check(request.user!.id);
           const workDir = await createWorkDir(context.config.dataDir);
           let cleanupNow = true;
           const aborted = abortOnClientGone(reply.raw);
@@ -92,6 +95,7 @@ export const toolRoutes =
               config: context.config,
               onProgress: () => {},
               signal: aborted.signal,
+              owner: { userId: request.user!.id, waits: false },
             };
             const result = await runMetered(
               services,

@@ -228,6 +228,7 @@ export function jobRunner(deps: {
         // 100 means done, which only the finished record says.
         onProgress: (fraction) => (progress = Math.min(99, Math.floor(fraction * 100))),
         signal: abort.signal,
+        owner: { userId: job.user_id, waits: true },
       });
       const bytes = (await stat(result.path)).size;
       if (bytes > config.jobs.resultBytesPerUser)

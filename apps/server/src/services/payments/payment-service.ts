@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
+  billingCyclesOffered,
+  isFreePlan,
   SANDBOX_CARDS,
   type AdminPayment,
   type BillingType,
@@ -20,7 +22,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import type { PaymentProvider } from '../../payments/payment-provider.js';
 import type { QuotaService } from '../quota-service.js';
 import { fulfil } from './fulfilment.js';
-import { applyDueChange, feeOf, isDowngradeOf, NO_END } from './plan-changes.js';
+import { applyDueChange, feeOf, feesOf, isDowngradeOf, NO_END } from './plan-changes.js';
 
 const CURRENCY = 'usd';
 /** A sandbox checkout left open longer than this is closed. */
@@ -94,7 +96,7 @@ export function paymentService(deps: {
     /**
      * Starts paying for a plan: the address to send the browser to. A downgrade from a paid
      * plan is scheduled for the end of the paid period; otherwise a free plan switches at once.
-     * The hidden admin plan and archived plans cannot be bought.
+     * The hidden admin plan and archived plans cannot be bought, nor a paid plan's cycle at 0.
      */
     async createCheckout(
       user: UserRow,
@@ -105,9 +107,21 @@ export function paymentService(deps: {
       if (!plan) throw notFound('No such plan');
       if (plan.hidden || plan.archived)
         throw new AppError(400, 'plan_not_purchasable', `The ${plan.name} plan cannot be bought`);
+      const fees = feesOf(plan);
+      const free = isFreePlan(fees);
+      // A cycle at 0 on a plan with a price for the other is not offered: taken as free, it
+      // gave the paid plan with no end and no payment.
+      if (!free && !billingCyclesOffered(fees).includes(billingType)) {
+        const other = billingType === 'annual' ? 'monthly' : 'annual';
+        throw new AppError(
+          422,
+          'billing_cycle_unavailable',
+          `The ${plan.name} plan is not offered with ${billingType} billing: choose ${other} billing`,
+        );
+      }
       const amountCents = feeOf(plan, billingType);
       const paid = await paidSubscription(user, new Date());
-      const target = { plan, billingType: amountCents === 0 ? ('monthly' as const) : billingType };
+      const target = { plan, billingType: free ? ('monthly' as const) : billingType };
       if (paid && isDowngradeOf({ plan: paid.plan, billingType: paid.row.billing_type }, target)) {
         await provider.cancelAtPeriodEnd(paid.row.provider_subscription_id);
         await subscriptions.setScheduledChange(user.id, {
@@ -116,7 +130,7 @@ export function paymentService(deps: {
         });
         return { url: absolute('/dashboard'), scheduledFor: paid.row.end_date };
       }
-      if (amountCents === 0) {
+      if (free) {
         if (plan.slug === 'basic') await subscriptions.remove(user.id);
         else {
           // Only a payment starts a new quota period. A free plan is anchored at the start of

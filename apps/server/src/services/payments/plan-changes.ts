@@ -1,4 +1,4 @@
-import { isDowngrade, type BillingType } from '@refract/contracts';
+import { isDowngrade, isFreePlan, monthlyRate, type BillingType } from '@refract/contracts';
 import type { PlanRow, PlansRepository } from '../../db/repositories/plans-repository.js';
 import type {
   SubscriptionRow,
@@ -11,6 +11,12 @@ export const NO_END = new Date('9999-12-31T00:00:00.000Z');
 export const feeOf = (plan: PlanRow, billingType: BillingType) =>
   billingType === 'annual' ? plan.annual_fee_cents : plan.monthly_fee_cents;
 
+/** A plan row's fees as the contracts' plan rules take them (in cents). */
+export const feesOf = (plan: PlanRow) => ({
+  monthlyFee: plan.monthly_fee_cents,
+  annualFee: plan.annual_fee_cents,
+});
+
 /** The downgrade rule of the contracts, on database rows. */
 export const isDowngradeOf = (
   current: { plan: PlanRow; billingType: BillingType },
@@ -19,21 +25,22 @@ export const isDowngradeOf = (
   isDowngrade(
     {
       planId: current.plan.id,
-      monthlyFee: current.plan.monthly_fee_cents,
+      monthlyFee: monthlyRate(feesOf(current.plan)),
       billingType: current.billingType,
     },
     {
       planId: target.plan.id,
-      monthlyFee: target.plan.monthly_fee_cents,
+      monthlyFee: monthlyRate(feesOf(target.plan)),
       billingType: target.billingType,
     },
   );
 
 /**
  * The period rollover of a scheduled downgrade, applied the first time the subscription is
- * read after its end: Basic removes it; another free plan starts with no end; a paid plan
- * becomes the subscription to renew (lapsed until its first period is bought: no payment, no
- * paid quotas). Returns the subscription as it now is.
+ * read after its end: Basic removes it; another free plan (every fee 0) starts with no end; a
+ * paid plan becomes the subscription to renew (lapsed until its first period is bought: no
+ * payment, no paid quotas), even if the cycle chosen has since been set to 0. Returns the
+ * subscription as it now is.
  */
 export async function applyDueChange(
   plans: PlansRepository,
@@ -49,7 +56,7 @@ export async function applyDueChange(
   const next =
     !target || target.slug === 'basic'
       ? null
-      : feeOf(target, billingType) === 0
+      : isFreePlan(feesOf(target))
         ? { planId: target.id, billingType: 'monthly' as const, anchorDate: end, endDate: NO_END }
         : { planId: target.id, billingType, anchorDate: end, endDate: end };
   await subscriptions.applyDueChange(subscription.user_id, now, next);

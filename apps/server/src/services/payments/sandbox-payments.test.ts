@@ -283,6 +283,74 @@ describeEachDatabase('sandbox payments', (kind) => {
     expect(uses).toBe(3);
   });
 
+  it('refuses the cycle a paid plan leaves at 0 with 422 billing_cycle_unavailable: no plan given, nothing scheduled', async () => {
+    const admin = await adminToken(t.app);
+    const create = async (name: string, monthlyFee: number, annualFee: number) => {
+      const res = await call('POST', '/api/subscriptions/plans', admin, {
+        name: `${name} ${Date.now()}`,
+        monthlyFee,
+        annualFee,
+        services: SERVICES.map((service) => ({ name: service, monthlyQuota: 5, annualQuota: 60 })),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json()._id as string;
+    };
+    const monthlyOnly = await create('Monthly only', 10, 0);
+    const annualOnly = await create('Annual only', 0, 100);
+    const choose = (user: RegisteredUser, planId: string, billingType: string) =>
+      call('POST', '/api/subscriptions/create-checkout-session', user.token, {
+        planId,
+        billingType,
+      });
+
+    const user = await registerUser(t.app);
+    for (const [planId, billingType] of [
+      [monthlyOnly, 'annual'],
+      [annualOnly, 'monthly'],
+    ] as const) {
+      const res = await choose(user, planId, billingType);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({
+        code: 'billing_cycle_unavailable',
+        error: expect.stringMatching(new RegExp(`${billingType}`, 'i')),
+      });
+    }
+    // Still on Basic: no free period, no payment, no open checkout to pay.
+    expect(await status(user)).toMatchObject({
+      billingType: 'free',
+      planDetails: { name: 'Basic' },
+    });
+    expect(await payments(user)).toEqual([]);
+
+    // A subscriber to a dearer plan is refused the same way, not scheduled onto it.
+    const subscriber = await registerUser(t.app);
+    await buy(subscriber, 'Business');
+    const refused = await choose(subscriber, monthlyOnly, 'annual');
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().code).toBe('billing_cycle_unavailable');
+    expect(await status(subscriber)).toMatchObject({
+      planDetails: { name: 'Business' },
+      scheduledChange: null,
+      cancelAtPeriodEnd: false,
+    });
+
+    // The cycles with a price are sold as usual.
+    const monthly = await choose(user, monthlyOnly, 'monthly');
+    expect(monthly.statusCode, monthly.body).toBe(200);
+    expect(monthly.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    const annual = await choose(user, annualOnly, 'annual');
+    expect(annual.statusCode, annual.body).toBe(200);
+    expect(annual.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    // Sold annually only at $100 (about $8.33 a month), it is dearer than Developer's $4.99 a
+    // month: paid now, not scheduled as a downgrade because its monthly fee reads 0.
+    const developer = await registerUser(t.app);
+    await buy(developer, 'Developer');
+    const upgrade = await choose(developer, annualOnly, 'annual');
+    expect(upgrade.statusCode, upgrade.body).toBe(200);
+    expect(upgrade.json().scheduledFor).toBeUndefined();
+    expect(upgrade.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+  });
+
   it('cancels at the end of the period', async () => {
     const user = await registerUser(t.app);
     const none = await call('POST', '/api/payments/cancel-subscription', user.token);

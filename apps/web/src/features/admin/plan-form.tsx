@@ -171,6 +171,10 @@ export function PlanForm(props: {
             onChange={(v) => setForm({ ...form, annualFee: v === '' ? '' : Number(v) })}
           />
         </SimpleGrid>
+        {/* A cycle at 0 on a paid plan is not sold (the server refuses it): say so where fees are set. */}
+        <Text size="sm" c="dimmed">
+          {t('admin.plans.feeHint')}
+        </Text>
         <Textarea
           label={t('admin.plans.features')}
           description={t('admin.plans.featuresHint')}

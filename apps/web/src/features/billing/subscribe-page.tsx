@@ -19,8 +19,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
+  billingCyclesOffered,
   DEFAULT_PLAN_FEATURES,
   isDowngrade,
+  monthlyRate,
   type BillingType,
   type Plan,
 } from '@refract/contracts';
@@ -37,7 +39,11 @@ import { UserText } from '../../components/user-text';
 import { periodSubscription } from '../../components/subscription-summary';
 import { usePlanName } from '../../lib/plan-name';
 
-/** /subscribe?planId=…: the plan, monthly or annual, and a pay button that goes to checkout. */
+/**
+ * /subscribe?planId=…: the plan, monthly or annual, and a pay button that goes to checkout. Only
+ * the cycles the plan is sold in are offered: a paid plan's cycle at 0 is not (the server
+ * refuses it), and a free plan runs monthly.
+ */
 export function SubscribePage() {
   const { t } = useTranslation();
   const planName = usePlanName();
@@ -54,10 +60,13 @@ export function SubscribePage() {
     queryFn: () => api<Plan>(`/api/subscriptions/plans/${encodeURIComponent(planId)}`),
     enabled: planId !== '',
   });
+  const cycles = plan.data ? billingCyclesOffered(plan.data) : [billingType];
+  // The cycle picked, or the plan's only one when the picked one is not offered.
+  const cycle = cycles.includes(billingType) ? billingType : cycles[0]!;
   const checkout = useMutation({
     mutationFn: () =>
       api<{ url: string; scheduledFor?: string }>('/api/subscriptions/create-checkout-session', {
-        body: { planId, billingType },
+        body: { planId, billingType: cycle },
       }),
     // The provider's page (or, for a free plan or a scheduled change, the dashboard).
     onSuccess: async ({ url }) => {
@@ -77,9 +86,13 @@ export function SubscribePage() {
       ) : (
         <QueryState query={plan}>
           {(p) => {
-            const price = billingType === 'annual' ? p.annualFee : p.monthlyFee;
+            const price = cycle === 'annual' ? p.annualFee : p.monthlyFee;
             const saving =
-              p.monthlyFee > 0 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
+              cycles.length === 2 ? Math.round((1 - p.annualFee / (p.monthlyFee * 12)) * 100) : 0;
+            const cycleLabel = (value: BillingType) =>
+              value === 'annual'
+                ? `${t('billing.annual')} · ${t('billing.perYear', { price: formatMoney(p.annualFee) })}`
+                : `${t('billing.monthly')} · ${t('billing.perMonth', { price: formatMoney(p.monthlyFee) })}`;
             const paidNow =
               current?.status === 'active' &&
               (current.billingType === 'annual'
@@ -91,13 +104,13 @@ export function SubscribePage() {
               isDowngrade(
                 {
                   planId: current.planDetails._id,
-                  monthlyFee: current.planDetails.monthlyFee,
+                  monthlyFee: monthlyRate(current.planDetails),
                   billingType: current.billingType,
                 },
                 {
                   planId: p._id,
-                  monthlyFee: p.monthlyFee,
-                  billingType: price === 0 ? 'monthly' : billingType,
+                  monthlyFee: monthlyRate(p),
+                  billingType: cycle,
                 },
               );
             const change = scheduled && {
@@ -111,23 +124,18 @@ export function SubscribePage() {
                   <Title order={2}>
                     <UserText>{planName(p.name)}</UserText>
                   </Title>
-                  <SegmentedControl
-                    aria-label={t('billing.subscribe.cycle')}
-                    value={billingType}
-                    onChange={(value) => setBillingType(value as BillingType)}
-                    data={[
-                      {
-                        value: 'monthly',
-                        label: `${t('billing.monthly')} · ${t('billing.perMonth', { price: formatMoney(p.monthlyFee) })}`,
-                      },
-                      {
-                        value: 'annual',
-                        label: `${t('billing.annual')} · ${t('billing.perYear', { price: formatMoney(p.annualFee) })}`,
-                      },
-                    ]}
-                    fullWidth
-                    orientation="vertical"
-                  />
+                  {cycles.length > 1 ? (
+                    <SegmentedControl
+                      aria-label={t('billing.subscribe.cycle')}
+                      value={cycle}
+                      onChange={(value) => setBillingType(value as BillingType)}
+                      data={cycles.map((value) => ({ value, label: cycleLabel(value) }))}
+                      fullWidth
+                      orientation="vertical"
+                    />
+                  ) : (
+                    <Text fw={600}>{cycleLabel(cycle)}</Text>
+                  )}
                   {saving > 0 && (
                     <Text size="sm" c="teal.9" fw={600}>
                       {t('billing.subscribe.save', { percent: saving })}
