@@ -29,6 +29,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
 
+  it.each([
+    'change-me-to-32-or-more-random-characters',
+    'CHANGEME_CHANGEME_CHANGEME_CHANGEME',
+    'please-replace-me-with-a-long-random-string',
+    'placeholder-jwt-secret-0123456789abcdef',
+    'an-example-secret-of-more-than-32-characters',
+    'x'.repeat(40),
+  ])('refuses the placeholder JWT_SECRET %s and names the variable', (secret) => {
+    expect(() => loadConfig({ JWT_SECRET: secret })).toThrow(ConfigError);
+    expect(() => loadConfig({ JWT_SECRET: secret })).toThrow(/JWT_SECRET/);
+  });
+
+  it('accepts a random JWT_SECRET', () => {
+    const secret = 'q3Vt9-Lk2pXz7RwBn4Hs8JmYc6Fd1GaE0uTo5WiN';
+    expect(loadConfig({ JWT_SECRET: secret }).jwtSecret).toBe(secret);
+  });
+
   it('requires Stripe keys when PAYMENT_PROVIDER=stripe', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY/);
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);

@@ -26,6 +26,22 @@ const wholeNumber = z.coerce
 /** Scheme, host and optional port: what a browser sends in Origin. */
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
 
+/**
+ * A JWT_SECRET copied from a sample file is public: whoever has read that file can sign tokens
+ * for any account, admins included. Sample values announce themselves with these words (letters
+ * and digits compared, case folded: "change-me", "CHANGE_ME" and "changeme" are one); 64 random
+ * base64 characters hold one by chance less than once in 500 million, and then start-up says so.
+ * Fewer than 6 distinct characters ("xxxx…", "0000…") is refused too: 32 random characters of
+ * hex or wider come to that less than once in a trillion. Unset, the secret is generated into
+ * DATA_DIR/jwt-secret, which every process shares, so leaving it out is the safe default.
+ */
+const PLACEHOLDER_WORDS = ['changeme', 'replaceme', 'placeholder', 'example'];
+
+function isPlaceholderSecret(value: string): boolean {
+  const folded = value.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return PLACEHOLDER_WORDS.some((word) => folded.includes(word)) || new Set(value).size < 6;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce
@@ -38,9 +54,14 @@ const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
-  JWT_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, {
-    message: 'must be at least 32 characters',
-  }),
+  JWT_SECRET: optionalText
+    .refine((v) => v === undefined || v.length >= 32, {
+      message: 'must be at least 32 characters',
+    })
+    .refine((v) => v === undefined || v.length < 32 || !isPlaceholderSecret(v), {
+      message:
+        'is a sample value, not a secret: set a random one (openssl rand -base64 48), or unset it to have one generated into DATA_DIR/jwt-secret',
+    }),
   PUBLIC_URL: optionalUrl(['http', 'https']),
   // Other sites whose scripts may call the API, comma-separated (https://app.example.com); none by default.
   CORS_ORIGINS: optionalText.refine(
