@@ -1,7 +1,7 @@
 // API throughput with autocannon at 50 connections: a bare node:http server answering the
 // same JSON as the plans endpoint, GET /api/subscriptions/plans (public, from the database)
 // and GET /api/user/stats as a signed-in user (token check, plan, period and usage queries).
-// The server runs as users start it (issue 35: `npm start`, log level info by default), and
+// The server runs as users start it (`npm start`, log level info by default), and
 // the log level being a setting, each Refract row is also measured on a second server with
 // LOG_LEVEL=silent, in the same rounds.
 import { loadavg } from 'node:os';
@@ -97,11 +97,11 @@ ${lib.measuredOn()}
 
 autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per endpoint (after 2 s of warm-up); req/s is the mean of the rounds, p99 the worst; the ratio is the median (lowest–highest) of each round's ratio to bare node:http in the same round. SQLite database. Both Refract servers are started by \`scripts/start.sh\` (\`npm start\`) at the defaults, logging to a file; the second with LOG_LEVEL=silent. Load average after each round: ${loads.join(', ')}.
 
-| endpoint | req/s | p99 ms | non-2xx or errors | ratio to bare | goal (issue 24) |
+| endpoint | req/s | p99 ms | non-2xx or errors | ratio to bare | goal |
 |---|---|---|---|---|---|
 ${Object.keys(targets).map(row).join('\n')}
 
-What the default log level costs (issue 35): each round's req/s at LOG_LEVEL=info (the default: one line per request, none for health checks) over the same endpoint at LOG_LEVEL=silent, median (lowest–highest) of ${ROUNDS} rounds.
+What the default log level costs: each round's req/s at LOG_LEVEL=info (the default: one line per request, none for health checks) over the same endpoint at LOG_LEVEL=silent, median (lowest–highest) of ${ROUNDS} rounds.
 
 | endpoint | info ÷ silent |
 |---|---|

@@ -1,4 +1,4 @@
-// Batches (issues #19, #35), two measurements in one run:
+// Batches, two measurements in one run:
 // 1. 20 photos of 12 MP, JPEG → WebP, as ONE batch through the API (upload, queue, runner, the
 //    zip downloaded) on a server started as users start it, at its defaults (nothing tuned),
 //    against in-process sharp with as many in flight as there are cores.
@@ -99,7 +99,7 @@ One \`POST /api/batch/audio/convertaudio\` of ${AUDIO_FILES} × ${(statSync(audi
 | peak during the batch's upload, jobs and zip | ${mb(peak).toFixed(1)} |
 | **above idle** | **${delta.toFixed(1)}** |
 
-| goal (issues 19, 35) | result | |
+| goal | result | |
 |---|---|---|
 | batch API at the defaults ≥ 0.85× in-process sharp with ${CORES} in flight (median of ${ROUNDS}) | ${lib.spread(ratios)}× | ${lib.verdict(ratio >= 0.85)} (${ratios.filter((r) => r >= 0.85).length} of ${ROUNDS} rounds) |
 | RSS during 20 × 25 MB < ${RSS_GOAL_MB} MB above idle | ${delta.toFixed(1)} MB | ${lib.verdict(delta < RSS_GOAL_MB)} |

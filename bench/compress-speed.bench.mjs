@@ -1,4 +1,4 @@
-// Compress speed on the two files issue 31 found slow: a photo PNG of about 9 MB (45 s at
+// Compress speed on the two files once found slow: a photo PNG of about 9 MB (45 s at
 // palette effort 10) and a 2.6 MP AVIF (29 s). The whole tool (decode, encode at its default
 // quality 80, checks) against sharp's own default encode of the same image to the same format
 // (png({ palette: true }) and avif()), side by side in one run, 3 rounds: median and range.
@@ -60,7 +60,7 @@ const tool = (input) =>
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
-let markdown = `# Compress speed: the slow files of issue 31\n\n${lib.measuredOn()}\n\n`;
+let markdown = `# Compress speed: the files once found slow\n\n${lib.measuredOn()}\n\n`;
 markdown += `The whole Compress tool at its default quality 80 (PNG: palette, effort ${PNG_PALETTE_EFFORT}; AVIF: effort ${AVIF_EFFORT}) against sharp's default encode of the same file to the same format, ${ROUNDS} rounds alternating, median (range) in seconds. Goal: at most 2× sharp's default.\n\n`;
 markdown +=
   '| input | Refract Compress | sharp default | ratio | size: Refract / sharp default | goal |\n|---|---|---|---|---|---|\n';

@@ -200,7 +200,7 @@ Debian's Chromium (playwright-core), a 412×840 viewport, a fresh browser contex
 |---|---|---|---|---|---|---|
 ${[false, true].flatMap((th) => Object.keys(pages).map((n) => row(n, th))).join('\n')}
 
-| goal (issue 34), slow 4G + 4× CPU unless said | measured (median) | verdict |
+| goal, slow 4G + 4× CPU unless said | measured (median) | verdict |
 |---|---|---|
 | home page JS+CSS ≤ 190 KB as sent | ${kb(homeBytes)} KB | ${lib.verdict(homeBytes <= 190 * 1024)} |
 ${goalRows.join('\n')}

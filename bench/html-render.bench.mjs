@@ -59,7 +59,7 @@ ${RUNS} warm renders each, one at a time, taking turns. The same HTML (a 20-row 
 | Refract API (HTTP, auth, metering, sealed context, page reset between users) | ${p('api', 0.5).toFixed(0)} | ${p('api', 0.95).toFixed(0)} |
 | ratio | ${ratio50.toFixed(2)}× | ${ratio95.toFixed(2)}× |
 
-| goal (issue 12) | result | |
+| goal | result | |
 |---|---|---|
 | at most 1.5× the bare script (p50 and p95) | ${ratio50.toFixed(2)}× and ${ratio95.toFixed(2)}× | ${lib.verdict(ratio50 <= 1.5 && ratio95 <= 1.5)} |
 | API p95 under 300 ms | ${p('api', 0.95).toFixed(0)} ms | ${lib.verdict(p('api', 0.95) < 300)} |

@@ -90,7 +90,7 @@ ${row('sharp in-process, buffer to buffer', 'sharp')}
 ${row('Refract API: 4 clients, HTTP, auth, metering, multipart to disk, result streamed back', 'api')}
 ${runs.magick ? row(`ImageMagick CLI spawned per file (\`${magickBin}\`, quality 80)`, 'magick') : '| ImageMagick CLI | not run: no /usr/bin/convert or /usr/bin/magick (install `imagemagick`) | |'}
 
-| goal (issue 12) | result | |
+| goal | result | |
 |---|---|---|
 | API ≥ 0.85× in-process sharp | ${vsSharp.toFixed(2)}× | ${lib.verdict(vsSharp >= 0.85)} |
 | API ≥ 3× ImageMagick CLI | ${vsMagick ? `${vsMagick.toFixed(2)}×` : 'not measured'} | ${vsMagick ? lib.verdict(vsMagick >= 3) : 'not measured'} |

@@ -24,7 +24,7 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const port = (n) => Number(process.env.BENCH_PORT_BASE ?? 47100) + n;
 
 /**
- * Starts the built Refract server as users do (issue 35): `scripts/start.sh`, what `npm start`
+ * Starts the built Refract server as users do: `scripts/start.sh`, what `npm start`
  * runs (jemalloc or MALLOC_ARENA_MAX, libuv's pool), with the defaults, log level included;
  * the log goes to a file, as it would to journald or a container's log. Only the port, the
  * address and a fresh SQLite database (or `env.DATABASE_URL`) are set, plus `env`: a bench

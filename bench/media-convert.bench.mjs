@@ -92,7 +92,7 @@ const limits = loadConfig({ ...process.env, DATA_DIR: work }).media;
 const uploadToSink = (c) => lib.postFile(sink.url, '', c.field, c.input);
 const ffprobeAlone = (c) => probeMedia('ffprobe', c.input, limits, { containsIndirection: false });
 
-// BENCH_MEDIA=options runs issue 32's option runs alone (media-options.md), not the table below;
+// BENCH_MEDIA=options makes only the option runs (media-options.md), not the table below;
 // BENCH_MEDIA=convert the table alone (the option runs take minutes of two-pass encodes).
 const onlyOptions = process.env.BENCH_MEDIA === 'options';
 if (process.env.BENCH_MEDIA !== 'convert') {

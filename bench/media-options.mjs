@@ -1,4 +1,4 @@
-// Issue 32's options against bare ffmpeg with the same arguments: a trim by stream copy and a
+// Media options against bare ffmpeg with the same arguments: a trim by stream copy and a
 // target size (two passes), on a 1080p clip of 60 s. Run by media-convert.bench.mjs, on its server.
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Memory that comes back (issue 35): the server's resident memory idle, after 50 mixed image
+// Memory that comes back: the server's resident memory idle, after 50 mixed image
 // jobs, at the peak of a 20-file batch (12 MP JPEG → WebP), and 60 s after the work, for the
 // server as `npm start` runs it (jemalloc when Debian's libjemalloc2 is installed, else glibc
 // with 2 arenas) beside glibc's malloc at its own default (8 arenas per core, as before).

@@ -10,7 +10,7 @@ const CHARGES = 200;
 const png = await openAsBlob(await smallPng());
 
 // A real tool on a 64×64 PNG, whose charge is held while the tool runs and confirmed after.
-// (`POST /api/user/track` no longer charges a service its tool charges: issue 36.)
+// (`POST /api/user/track` no longer charges a service its tool charges.)
 const ways = [
   {
     label: 'POST /api/rotate (64×64 PNG)',
@@ -104,6 +104,6 @@ ${CHARGES} requests sent at once by one Basic user whose plan allows ${QUOTA} us
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-The issue sets no speed goal here; correctness is the point. PostgreSQL ran on ${where}, in a database made for this run and dropped after it.
+No speed goal is set here; correctness is the point. PostgreSQL ran on ${where}, in a database made for this run and dropped after it.
 `,
 );

@@ -48,7 +48,7 @@ POST /api/video/compress-video (percentage 40) of a 20-second 1080p h264 clip at
 | peak during upload, probe, job and download | ${mb(peak).toFixed(1)} (sampled ${mb(Math.max(...samples)).toFixed(1)}${hwmReset ? `, kernel ${mb(hwm).toFixed(1)}` : ''}) |
 | **above idle** | **${delta.toFixed(1)}** |
 
-Goal (issue 12): less than ${GOAL_MB} MB above idle: ${lib.verdict(delta < GOAL_MB)}.
+Goal: less than ${GOAL_MB} MB above idle: ${lib.verdict(delta < GOAL_MB)}.
 
 ffmpeg runs as its own process and is not counted: its memory follows the video's resolution, not the file's size.
 `,

@@ -8,20 +8,28 @@ export const DEFENCES = [
   // Headers and transport
   {
     defence: 'CSP forbids inline script',
-    edits: [[`${S}app.ts`, `scriptSrc: ["'self'"],`, `scriptSrc: ["'self'", "'unsafe-inline'"],`]],
+    edits: [
+      [
+        `${S}plugins/security-headers.ts`,
+        `scriptSrc: ["'self'"],`,
+        `scriptSrc: ["'self'", "'unsafe-inline'"],`,
+      ],
+    ],
     test: [security('headers'), 'CSP without inline script'],
   },
   {
     defence: 'frame-ancestors none',
-    edits: [[`${S}app.ts`, `frameAncestors: ["'none'"],`, `frameAncestors: ['*'],`]],
+    edits: [
+      [`${S}plugins/security-headers.ts`, `frameAncestors: ["'none'"],`, `frameAncestors: ['*'],`],
+    ],
     test: [security('headers'), 'CSP without inline script'],
   },
   {
     defence: 'HSTS when PUBLIC_URL is https',
     edits: [
       [
-        `${S}app.ts`,
-        `strictTransportSecurity: config.publicUrl.startsWith('https://'),`,
+        `${S}plugins/security-headers.ts`,
+        'strictTransportSecurity: https,',
         'strictTransportSecurity: false,',
       ],
     ],
@@ -29,7 +37,18 @@ export const DEFENCES = [
   },
   {
     defence: 'downloads are attachments',
-    edits: [[`${S}routes/tools/metered.ts`, '`attachment; filename=', '`inline; filename=']],
+    edits: [
+      [
+        `${S}lib/result-name.ts`,
+        'return `attachment; filename="${ascii}"`;',
+        'return `inline; filename="${ascii}"`;',
+      ],
+      [
+        `${S}lib/result-name.ts`,
+        'return `attachment; filename="${ascii}"; filename*=',
+        'return `inline; filename="${ascii}"; filename*=',
+      ],
+    ],
     test: [security('headers'), 'attachment'],
   },
   {
@@ -107,7 +126,9 @@ export const DEFENCES = [
   // Accounts and tokens
   {
     defence: 'JWT pinned to HS256',
-    edits: [[`${S}services/token-service.ts`, ", { algorithms: ['HS256'] }", '']],
+    edits: [
+      [`${S}services/token-service.ts`, "if (alg !== 'HS256' || crit !== undefined)", 'if (false)'],
+    ],
     test: [security('tokens'), 'algorithm confusion'],
   },
   {
@@ -115,8 +136,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}services/token-service.ts`,
-        "const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });",
-        "const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());",
+        'if (!timingSafeEqual(given, expected)) return undefined;\n      return claimsOf(payload, now());',
+        'return decodeJson(payload) as TokenClaims | undefined;',
       ],
     ],
     test: [security('tokens'), 'another secret|expired|payload edited|alg none'],
@@ -133,12 +154,13 @@ export const DEFENCES = [
     test: [`${S}routes/auth/password-recovery-routes.test.ts`, 'ends the old sessions'],
   },
   {
-    defence: 'sign-up ignores isAdmin',
+    defence: 'unknown JSON fields refused (sign-up cannot pass isAdmin)',
     edits: [
+      [`${S}lib/unknown-fields.ts`, 'if (body) refuseFieldsNotIn(body, request.body);', ''],
       [
         `packages/contracts/src/auth.ts`,
-        'export const registerBodySchema = z\n  .object({',
-        'export const registerBodySchema = z\n  .looseObject({',
+        'export const registerBodySchema = requireFields(\n  z.object({',
+        'export const registerBodySchema = requireFields(\n  z.looseObject({',
       ],
       [
         `${S}services/account-service.ts`,
@@ -146,11 +168,11 @@ export const DEFENCES = [
         'country: body.country || null,\n          isAdmin: (body as { isAdmin?: boolean }).isAdmin,',
       ],
     ],
-    test: [`${S}routes/auth/auth-routes.test.ts`, 'ignores isAdmin'],
+    test: [`${S}routes/auth/auth-routes.test.ts`, 'refuses isAdmin'],
   },
   {
     defence: 'every route guarded where it is declared',
-    edits: [[`${S}plugins/auth.ts`, 'route.onRequest = [guardRoute, ...hooks];', 'void hooks;']],
+    edits: [[`${S}plugins/auth.ts`, 'route.onRequest = [guard, ...hooks];', 'void guard;']],
     test: [security('access'), 'every route is guarded'],
   },
   {
@@ -174,8 +196,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}plugins/auth.ts`,
-        'route.onRequest = [guardRoute, ...hooks];',
-        'route.preHandler = [guardRoute, ...[route.preHandler ?? []].flat()];',
+        'route.onRequest = [guard, ...hooks];',
+        'route.preHandler = [guard, ...[route.preHandler ?? []].flat()];',
       ],
     ],
     test: [security('access'), 'before it validates'],
@@ -401,7 +423,7 @@ export const DEFENCES = [
     ],
     test: [`${S}services/jobs/jobs.test.ts`, 'to its owner only'],
   },
-  // Jobs (issue #18)
+  // Jobs
   {
     defence: 'job limits: uploads in progress count (slot claimed first)',
     edits: [
@@ -456,8 +478,8 @@ export const DEFENCES = [
       ],
       [
         `${S}services/jobs/job-service.ts`,
-        'if (!(await jobs.end(job.id, status, now(), error, charged))) return;',
-        'await jobs.end(job.id, status, now(), error, charged);',
+        'const ended = await jobs.end(job.id, status, now(), error, charged);\n    if (!ended) return;',
+        'const ended = (await jobs.end(job.id, status, now(), error, charged)) ?? { charged };',
       ],
     ],
     test: [`${S}services/jobs/job-fairness.test.ts`, 'moment it completes'],
@@ -467,8 +489,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}services/jobs/job-service.ts`,
-        "if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw expired;",
-        '',
+        "if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;",
+        'throw err;',
       ],
     ],
     test: [`${S}services/jobs/job-fairness.test.ts`, 'result file is missing'],
@@ -514,7 +536,7 @@ export const DEFENCES = [
     edits: [
       [
         `${S}media/image/pipeline.ts`,
-        'if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format])) {',
+        "if (!format || (!SHARP_INPUTS.has(format) && !MAGICK_INPUTS[format] && format !== 'heif')) {",
         'if (false) {',
       ],
     ],
@@ -653,7 +675,11 @@ export const DEFENCES = [
   {
     defence: 'watermark font held to the image',
     edits: [
-      [`${S}tools/watermark.ts`, 'bounds.maxSizePx,\n    WATERMARK', 'Infinity,\n    WATERMARK'],
+      [
+        `${S}tools/watermark-mark.ts`,
+        'Math.min(bounds.maxSizePx, (WATERMARK',
+        'Math.min(Infinity, (WATERMARK',
+      ],
     ],
     test: [security('image-work'), 'scale=3 previewWidth=12'],
   },
@@ -729,8 +755,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}plugins/uploads.ts`,
-        'request.parts({ limits: { fileSize: maxBytes } })',
-        'request.parts({ limits: { fileSize: 1e9 } })',
+        'limits: { fileSize: maxBytes, files: 1 + extraFiles.length },',
+        'limits: { fileSize: 1e9, files: 1 + extraFiles.length },',
       ],
     ],
     test: [security('uploads'), 'one byte over'],
@@ -751,7 +777,7 @@ export const DEFENCES = [
     defence: 'playlists and scripts found anywhere in a file',
     edits: [
       [
-        `${S}media/av/probe.ts`,
+        `${S}media/av/indirections.ts`,
         "['#EXTM3U', '#EXT-X-', 'ffconcat version']",
         "['never-present-marker']",
       ],
@@ -762,12 +788,12 @@ export const DEFENCES = [
     defence: 'playlist scan overlaps its reads',
     edits: [
       [
-        `${S}media/av/probe.ts`,
-        'tail = window.subarray(Math.max(0, window.length - LONGEST));',
-        'tail = Buffer.alloc(0);',
+        `${S}media/av/indirections.ts`,
+        'this.tail = Buffer.from(window.subarray(Math.max(0, window.length - (LONGEST - 1))));',
+        'this.tail = Buffer.alloc(0);',
       ],
     ],
-    test: [security('media'), 'split across'],
+    test: [`${S}media/av/indirections.test.ts`, 'split across two chunks'],
   },
   {
     defence: 'allow-list of demuxers',
@@ -784,7 +810,13 @@ export const DEFENCES = [
   },
   {
     defence: 'media: ffmpeg held to the pixel limit while decoding',
-    edits: [[`${S}media/av/transcode.ts`, "'-max_pixels', String(maxPixels), ", '']],
+    edits: [
+      [
+        `${S}media/av/transcode.ts`,
+        "'-max_pixels', String(job.limits.maxPixels), ...THREADS]",
+        '...THREADS]',
+      ],
+    ],
     test: [security('media-bombs'), 'frames grow past'],
   },
   {
@@ -809,8 +841,8 @@ export const DEFENCES = [
     edits: [
       [
         `${S}tools/media-tool.ts`,
-        'checkOutputEstimate(probe, codecArgs, config.media.maxOutputBytes);',
-        'void codecArgs;',
+        'checkOutputEstimate(\n        { ...probe, durationSeconds: plan.durationSeconds },',
+        '((..._: unknown[]) => undefined)(\n        { ...probe, durationSeconds: plan.durationSeconds },',
       ],
     ],
     test: [security('media-bombs'), 'PCM output would pass|exact size passes'],
@@ -1057,7 +1089,7 @@ export const DEFENCES = [
     ],
     test: [security('html'), 'JavaScript arrays'],
   },
-  // Issue #30: nothing one account sends can stop, freeze or starve the server
+  // Nothing one account sends can stop, freeze or starve the server
   {
     defence: 'batch zip: each result opened before its entry is added',
     edits: [

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `npm start` (server) and `npm run worker` (worker): starts the built app with an allocator
-# that gives memory back (issue 35). glibc's malloc keeps the fragments libvips leaves in many
+# that gives memory back. glibc's malloc keeps the fragments libvips leaves in many
 # arenas, so RSS climbed with image work and stayed up; sharp's documentation recommends
 # jemalloc for long-running servers. Debian's libjemalloc2 is preloaded when installed
 # (scripts/install-os-packages.sh); otherwise glibc is held to two arenas. Either can be set

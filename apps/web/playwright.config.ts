@@ -50,7 +50,7 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       // Every test signs up from 127.0.0.1.
       SIGN_UP_LIMIT: '1000',
-      // The API answers absolute addresses built from it (issue #22).
+      // The API answers absolute addresses built from it.
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
     },
   },

@@ -20,7 +20,7 @@ import {
 } from './cluster.js';
 
 /**
- * The fault suite (`npm run test:faults`, issue #23): two web processes (WORKERS=0) and two
+ * The fault suite (`npm run test:faults`): two web processes (WORKERS=0) and two
  * workers on the real PostgreSQL and Redis, sharing one DATA_DIR. Each test breaks one thing
  * and checks the outcome: the job's state, its charge, the files on disk, and how long the
  * detection took (printed; the bounds asserted are the promises in docs/operations.md).
@@ -54,7 +54,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
   }, 480_000);
   afterAll(async () => {
     await c?.stop();
-    // No refract-faults-* folder is left in the temp directory (issue #33).
+    // No refract-faults-* folder is left in the temp directory.
     if (c) expect(existsSync(c.dataDir)).toBe(false);
   });
 
@@ -227,7 +227,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     }
     expect(await used(broken, victim)).toBe(0);
     // Sign-in counts its attempts in this process's memory meanwhile: under a second each, and
-    // the outage logged once, without a stack trace (issue #33).
+    // the outage logged once, without a stack trace.
     for (let i = 0; i < 3; i++) {
       const startedAt = Date.now();
       expect((await login(broken, victim)).status).toBe(200);
@@ -458,7 +458,7 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     );
     expect(slots.rows).toEqual([]);
     expect(jobFiles()).not.toContain(cutSlot);
-    // The long wait was answered 503, so its job is free although delivered (issue #33): only
+    // The long wait was answered 503, so its job is free although delivered: only
     // the short job is charged.
     expect(await job(longJob)).toMatchObject({ charged: 0 });
     expect(await used(web1, user)).toBe(1);

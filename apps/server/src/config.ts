@@ -117,7 +117,7 @@ const envSchema = z.object({
   // Seconds one PostgreSQL query may take before it is cancelled (the request then gets 503
   // service_unavailable); connecting waits 5 s. Below SHUTDOWN_TIMEOUT and orchestrators' 30 s.
   DB_QUERY_TIMEOUT: wholeNumber.min(1, 'must be at least 1').default(20),
-  // Seconds a starting process waits for a database that does not answer yet (issue #33).
+  // Seconds a starting process waits for a database that does not answer yet.
   DB_CONNECT_TIMEOUT: wholeNumber.default(30),
   // Seconds after which files under DATA_DIR that no job or request owns (left by a crashed
   // process) are removed; at least UPLOAD_TIMEOUT, so no live upload is touched.

@@ -6,7 +6,7 @@ import { expect, overflowsHorizontally, test } from './fixtures';
 import { chooseArabic, field, uniqueEmail } from './helpers';
 
 /**
- * Issue 22: a visitor prepares work on a tool page, is asked to log in or sign up in a dialog
+ * A visitor prepares work on a tool page, is asked to log in or sign up in a dialog
  * when sending it, and the same work runs afterwards without choosing the file again.
  */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));

@@ -6,7 +6,7 @@ import { seriousViolations } from './axe';
 import { zipContents } from './batch-files';
 import { signUp, uniqueEmail, useLanguage } from './helpers';
 
-/** The watermark's controls (issue 37) driven in English and Arabic, wide and at 375 px. */
+/** The watermark's controls driven in English and Arabic, wide and at 375 px. */
 
 type Words = Record<string, string> & { anchor: Record<string, string> };
 const words = (language: string) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requireFields } from './field-rules.js';
 import { LANGUAGES } from './languages.js';
 
-/** The two fixed security questions (spec section 3), in the order answers are given. */
+/** The two fixed security questions, in the order answers are given. */
 export const SECURITY_QUESTIONS = [
   'What is your favorite book?',
   'What is your favorite meal?',

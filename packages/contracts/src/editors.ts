@@ -58,14 +58,14 @@ export const BLUR_STYLES = ['blur', 'pixelate', 'box'] as const;
 export type BlurStyle = (typeof BLUR_STYLES)[number];
 export const BLUR_STRENGTH = { min: 1, max: 10, default: 5 } as const;
 
-/** The spec's 10 px blur at the default strength, grown with the box so a large face is as unreadable. */
+/** A 10 px blur at the default strength, grown with the box so a large face is as unreadable. */
 const MIN_SIGMA = 10;
 const SIGMA_PER_BOX_SIDE = 1 / 5;
 export const MAX_BLUR_SIGMA = 1000;
 
 /**
- * The Gaussian's sigma for a box, in the box's own pixels: at the default strength (5) the
- * spec's blur, max(10, longer side / 5); each step of strength is a fifth of that more or less.
+ * The Gaussian's sigma for a box, in the box's own pixels: at the default strength (5) a
+ * blur of max(10, longer side / 5); each step of strength is a fifth of that more or less.
  */
 export function blurSigma(box: { width: number; height: number }, strength: number): number {
   const base = Math.max(MIN_SIGMA, Math.max(box.width, box.height) * SIGMA_PER_BOX_SIDE);

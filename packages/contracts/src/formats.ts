@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mediaFormatInfoSchema } from './media.js';
 
-/** Every target of spec section 5's conversion list; `GET /api/formats` says which this server can write. */
+/** Every target Convert offers for images; `GET /api/formats` says which this server can write. */
 export const IMAGE_FORMATS = [
   'jpeg',
   'jpg',
@@ -27,7 +27,7 @@ export const IMAGE_FORMATS = [
   'tga',
   'xcf',
   'dds',
-  // Netpbm, beyond the spec's list: libvips' cousins read them, scanners and scientists write them.
+  // Netpbm: libvips' cousins read them, scanners and scientists write them.
   'ppm',
   'pgm',
   'pbm',
@@ -54,7 +54,7 @@ export const compressFieldsSchema = z.object({
   quality: z.coerce.number().int().min(1).max(100).default(80),
   width: z.coerce.number().int().min(1).max(16_384).optional(),
   height: z.coerce.number().int().min(1).max(16_384).optional(),
-  /** On (the default): the image keeps its own format (decision 016); off: JPEG, as the spec has it. */
+  /** On (the default): the image keeps its own format (decision 016); off: always JPEG. */
   keepFormat: z.enum(['true', 'false']).default('true'),
   /**
    * Aim at a size: the highest quality up to `quality` whose result is at most this many bytes;

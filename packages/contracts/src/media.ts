@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Audio targets (spec section 9). amr needs an AMR-NB encoder, which some ffmpeg builds lack. */
+/** Audio targets. amr needs an AMR-NB encoder, which some ffmpeg builds lack. */
 export const AUDIO_FORMATS = [
   'wav',
   'aiff',
@@ -31,7 +31,7 @@ export const mediaFormatInfoSchema = z.object({
 });
 export type MediaFormatInfo = z.infer<typeof mediaFormatInfoSchema>;
 
-/** Compress keeps this share of the quality, 10 to 90 (spec section 9). */
+/** Compress keeps this share of the quality, 10 to 90. */
 const percentage = (fallback: number) => z.coerce.number().int().min(10).max(90).default(fallback);
 
 const flag = z.enum(['true', 'false']);

@@ -25,7 +25,7 @@ export const checkoutResponseSchema = z.object({
   scheduledFor: z.string().optional(),
 });
 
-/** A recorded payment (spec section 3); amounts in cents. */
+/** A recorded payment; amounts in cents. */
 export const paymentSchema = z.object({
   _id: z.string(),
   amount: z.number().int(),
@@ -84,5 +84,5 @@ export const sandboxPayBodySchema = z.object({
 /** Paid: where to go. A declined card is `402 card_declined` and the checkout stays open. */
 export const sandboxPayResponseSchema = z.object({ redirect: z.enum(['/success']) });
 
-/** Test cards of the sandbox (issue 13): one that pays, one that is declined. */
+/** Test cards of the sandbox: one that pays, one that is declined. */
 export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;

@@ -28,7 +28,7 @@ export const planServiceSchema = z.object({
   annualQuota: quota,
 });
 
-/** The plan as the API shows it: fees in dollars, as in the spec (`monthlyFee: 4.99`). */
+/** The plan as the API shows it: fees in dollars (`monthlyFee: 4.99`). */
 export const planSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -38,7 +38,7 @@ export const planSchema = z.object({
   /** No longer offered (only admins see it); kept for history and current subscribers. */
   archived: z.boolean(),
   services: z.array(planServiceSchema),
-  /** How many files one batch may hold, and how many bytes in all (issue #19). */
+  /** How many files one batch may hold, and how many bytes in all. */
   batchMaxFiles: z.number().int(),
   batchMaxBytes: z.number().int(),
 });
@@ -98,7 +98,7 @@ export interface DefaultPlan {
 
 const MB = 1024 * 1024;
 
-/** Seeded once into an empty database (spec section 9). */
+/** Seeded once into an empty database. */
 export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'basic',
@@ -173,7 +173,7 @@ export const userStatsSchema = z.object({
   }),
   plan: z.object({ _id: z.string(), name: z.string() }),
   usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
-  /** The plan's batch limits: files in one batch, and bytes in all (issue #19). */
+  /** The plan's batch limits: files in one batch, and bytes in all. */
   batch: z.object({ maxFiles: z.number().int(), maxBytes: z.number().int() }),
   periodStart: z.string(),
   periodEnd: z.string(),
@@ -225,7 +225,7 @@ export const adminUserRowSchema = z.object({
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 
 /**
- * `GET /api/admin/users`: a list, as the spec has it (the earlier client filters it); the page
+ * `GET /api/admin/users`: a list, since the earlier client filters it; the page
  * is chosen by `?page=&pageSize=`, the total is in `X-Total-Count` and the next page in `Link`.
  */
 export const adminUsersResponseSchema = z.array(adminUserRowSchema);

@@ -1,4 +1,4 @@
-/** The 16 metered services of the product spec (section 3). Quotas are kept per service. */
+/** The 16 metered services. Quotas are kept per service. */
 export const SERVICES = [
   'optimize-compress',
   'optimize-upscale',

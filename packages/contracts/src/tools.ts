@@ -5,12 +5,12 @@ export type ToolCategory = 'image' | 'audio' | 'video';
 export interface ToolEntry {
   /** Stable id; also the i18n key under `tools.<id>`. */
   id: string;
-  /** The page's route (spec section 2). */
+  /** The page's route. */
   route: string;
   category: ToolCategory;
   /** The service a use is charged to. Convert picks between two by target format. */
   services: readonly Service[];
-  /** Largest upload in bytes (spec section 9). */
+  /** Largest upload in bytes. */
   maxUploadBytes: number;
 }
 

@@ -46,7 +46,7 @@ export interface PlansTable {
   /** 1: kept for history and current subscribers, no longer offered. */
   archived: number;
   position: number;
-  /** How many files, and bytes, one batch may hold (issue #19). */
+  /** How many files, and bytes, one batch may hold. */
   batch_max_files: ColumnType<number, number | undefined, number>;
   /** bigint: PostgreSQL hands it back as a string (plans-repository converts it). */
   batch_max_bytes: ColumnType<number | string, number | undefined, number>;

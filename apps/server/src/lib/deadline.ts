@@ -1,4 +1,4 @@
-/** How long any Redis command may take before Redis is treated as down (issue #23, #33). */
+/** How long any Redis command may take before Redis is treated as down. */
 export const REDIS_DEADLINE_MS = 3000;
 
 /** A wait on the database or Redis that took longer than it may (it is then treated as down). */

@@ -30,7 +30,7 @@ describe('result names', () => {
     expect(resultName('a"b;c\r\n.png', { extensions: png, ...rotated })).toBe('a-b-c-rotated.png');
   });
 
-  it("falls back to the spec's name when nothing of the upload's is left", () => {
+  it("falls back to the tool's fixed name when nothing of the upload's is left", () => {
     expect(resultName(undefined, { extensions: png, ...rotated })).toBe('rotated-image.png');
     expect(resultName('.jpg', { extensions: jpeg, ...rotated })).toBe('rotated-image.jpg');
     expect(resultName('---.jpg', { extensions: jpeg, ...rotated })).toBe('rotated-image.jpg');

@@ -2,7 +2,7 @@
  * The download's name, after the upload's: `IMG_1054.jpg` → `IMG_1054-rotated.jpg` (or
  * `IMG_1054.webp` for a conversion). The client's name is untrusted text: only its last path
  * part is kept, reduced to letters and digits of any script, dots, dashes and underscores;
- * nothing left of it gives the spec's own name (`rotated-image.jpg`).
+ * nothing left of it gives the tool's fixed name (`rotated-image.jpg`).
  */
 export function resultName(
   original: string | undefined,

@@ -25,7 +25,7 @@ const serve = (infer) => parentPort.on('message', async ({ id, ...input }) => {
 `;
 
 /**
- * A model unused this long lets its worker go (issue 35): its heap and WebAssembly memory go
+ * A model unused this long lets its worker go: its heap and WebAssembly memory go
  * back to the system, and the next call loads the model again, a few seconds once in a while.
  */
 export const MODEL_IDLE_MS = 5 * 60_000;

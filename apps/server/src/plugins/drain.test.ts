@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 import { trackOpenRequests } from './drain.js';
 
 /**
- * The drain (SIGTERM, issue #23) as server.ts runs it: an upload still arriving at the deadline
+ * The drain (SIGTERM) as server.ts runs it: an upload still arriving at the deadline
  * is answered 503 service_unavailable, and its slot and partial file go with the shutdown.
  */
 describe.skipIf(!hasFfmpeg)('the shutdown drain', () => {

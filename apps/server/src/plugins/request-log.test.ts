@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from '../test/accounts.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
-/** Issue #35: logs at production cost, one line per request at the default level. */
+/** Logs at production cost, one line per request at the default level. */
 describe('request log at info', () => {
   let t: TestApp;
   const lines: Record<string, unknown>[] = [];

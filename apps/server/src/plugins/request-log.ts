@@ -4,7 +4,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 const HEALTH = /^\/api\/health(\/|$)/;
 
 /**
- * One line per request at `info` (issue #35), in place of Fastify's two (in and out, with
+ * One line per request at `info`, in place of Fastify's two (in and out, with
  * headers): method, route pattern (never the URL itself, whose query may carry a token),
  * status, time and the request id, written once the answer has gone. Fastify's other lines
  * (errors, streams cut short) are kept.

@@ -17,7 +17,7 @@ function strings(value: unknown, path = ''): [string, string][] {
 const NAMED = /(?<![\p{L}\p{N}])([A-Z][A-Z0-9]{1,4})(?![\p{L}\p{N}])/gu;
 
 /**
- * No claim without a capability (issue #20): every image format the home page, FAQ or any
+ * No claim without a capability: every image format the home page, FAQ or any
  * tool page names, in any language, is one this server really reads and writes, as
  * GET /api/formats reports it (HEIC needs libheif-examples installed).
  */

@@ -76,7 +76,7 @@ describe('batch zip through the API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   it('answers a zip whose result was evicted before the download: the rest, and a note', async () => {

@@ -19,7 +19,7 @@ describe('decoders outside libvips', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     token = (await registerSubscriber(t)).token;
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   const post = (path: string, fields: Record<string, string>, content: Buffer, name = 'in.bin') =>

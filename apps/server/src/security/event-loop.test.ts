@@ -89,7 +89,7 @@ describeEachDatabase('hostile files on every route', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     token = (await registerSubscriber(t)).token;
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   it('spends under 150 ms of the main thread on each, answers each with a 4xx, and gives memory back', async () => {

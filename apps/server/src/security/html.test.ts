@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     token = (await registerSubscriber(t)).token;
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   const render = (payload: object, as = token) =>
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
     expect(stuck.json().code).toBe('render_timeout');
     expect(await oneBrowser()).toBe(browser);
     expect((await render(PLAIN)).statusCode).toBe(200);
-  }, 40_000);
+  });
 
   it('an innocent render in flight while another times out still succeeds', async () => {
     let stuckDone = false;
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
     expect(innocent.length).toBeGreaterThan(2);
     expect(innocent.every((status) => status === 200)).toBe(true);
     await oneBrowser();
-  }, 40_000);
+  });
 
   it('repeated timeouts, two at a time, never grow the number of browsers', async () => {
     expect((await render(PLAIN)).statusCode).toBe(200);
@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
       );
     }
     expect((await render(PLAIN)).statusCode).toBe(200);
-  }, 60_000);
+  });
 
   it('a browser that dies is replaced by exactly one, even when renders ask at once', async () => {
     expect((await render(PLAIN)).statusCode).toBe(200);
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
     const answers = await Promise.all(users.map((as) => render(PLAIN, as)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
     expect(await oneBrowser()).not.toBe(dead);
-  }, 40_000);
+  });
 
   it.each([
     ['several GB of typed arrays', TYPED_ARRAYS],
@@ -136,5 +136,5 @@ describe.skipIf(!hasChromium())('hostile HTML cannot hold or leak the renderer',
     expect(huge.json().code).toBe('render_too_large');
     expect(innocent.statusCode).toBe(200);
     expect(ourChromium().browsers).toHaveLength(1);
-  }, 40_000);
+  });
 });

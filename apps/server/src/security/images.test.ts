@@ -189,7 +189,7 @@ describe('hostile images', () => {
       ['..\\..\\..\\windows.png', 'windows.png'],
       ['a\u0000b.png', 'a-b.png'],
       [`${'x'.repeat(1000)}.png`, `${'x'.repeat(100)}.png`],
-      // The quote ends the multipart header's name: an empty name, so the spec's name.
+      // The quote ends the multipart header's name: an empty name, so the tool's fixed name.
       ['"; filename="evil.html', 'converted.png'],
     ];
     for (const [name, download] of names) {

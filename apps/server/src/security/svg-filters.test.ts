@@ -32,7 +32,7 @@ describe('SVG filters', () => {
     token = (await registerUser(t.app)).token;
     // The slot limit, shortened so a stopped drawing is seen in seconds (it is 60 s).
     setImageSlotLimit(4_000);
-  }, 60_000);
+  });
   afterAll(async () => {
     setImageSlotLimit(60_000);
     // A drawing left by a failed test would run for minutes beside the next ones.
@@ -74,7 +74,7 @@ describe('SVG filters', () => {
     const after = imageSlotCounters();
     expect(after.overran).toBe(before.overran + 1);
     expect(after.active).toBe(0);
-    await vi.waitFor(() => expect(drawing()).toBe(''), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(drawing()).toBe(''), { timeout: 30_000, interval: 50 });
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
   }, 120_000);
 

@@ -19,7 +19,7 @@ describeEachDatabase('repeated timeouts back a user off', (kind) => {
     let t: TestApp;
     beforeAll(async () => {
       t = await createTestApp(kind);
-    }, 60_000);
+    });
     afterAll(() => t.close());
 
     const render = (token: string, payload: object) =>

@@ -18,7 +18,7 @@ describeEachDatabase('upscale model turns between users', (kind) => {
     photo = await sharp({ create: { width: 40, height: 32, channels: 3, background: '#468' } })
       .png()
       .toBuffer();
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   /** A model upscale, sent at once (inject sends only when its answer is awaited). */

@@ -132,5 +132,5 @@ describe.skipIf(!redisUrl)('attempt limits in Redis', () => {
       through.disconnect();
       await proxy.close();
     }
-  }, 15_000);
+  });
 });

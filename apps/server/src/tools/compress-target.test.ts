@@ -7,7 +7,7 @@ import { postForm } from '../test/multipart.js';
 import { registerSubscriber, subscribe } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
-/** Compress to a size (issue 31): the highest quality that fits, or 422 target_unreachable. */
+/** Compress to a size: the highest quality that fits, or 422 target_unreachable. */
 // Each target takes several encodes; the machine may be shared.
 describe('compress to a target size', { timeout: 120_000 }, () => {
   let t: TestApp;

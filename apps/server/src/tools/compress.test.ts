@@ -62,7 +62,7 @@ describe('compress keeps the format, never grows', () => {
     expect(res.rawPayload.length).toBeLessThan(webp.length);
   });
 
-  it('keepFormat=false gives JPEG, as the spec has it', async () => {
+  it('keepFormat=false gives JPEG, the fixed format of Compress', async () => {
     const res = await post({ keepFormat: 'false' }, await logoPng(), 'logo.png');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="logo-compressed.jpg"');
@@ -89,7 +89,7 @@ describe('compress keeps the format, never grows', () => {
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
   });
 
-  describe('keeps TIFF, GIF and HEIC in their own format (issue 31)', () => {
+  describe('keeps TIFF, GIF and HEIC in their own format', () => {
     it('a TIFF stays a smaller TIFF', async () => {
       const tiff = await sharp(await fixtures.photoJpeg(600, 400))
         .tiff()

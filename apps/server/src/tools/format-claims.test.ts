@@ -9,7 +9,7 @@ import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
-/** Every format the server claims, read or written for real (issue #20). */
+/** Every format the server claims, read or written for real. */
 describe('format claims', () => {
   let t: TestApp;
   let token: string;
@@ -131,7 +131,7 @@ describe('format claims', () => {
       }
     });
 
-    it('reads a HEIC with an embedded sRGB ICC profile and keeps the profile (issue 31)', async () => {
+    it('reads a HEIC with an embedded sRGB ICC profile and keeps the profile', async () => {
       const heic = await fixtures.heicPhoto(320, 240, 'srgb');
       const profile = await sharp(await fixtures.photoJpeg(8, 8))
         .withIccProfile('srgb')

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
  * Every editor and transform writes the input's own format, named after the upload, and a
- * JPEG photo does not come back inflated (issue #20: rotate once turned 2.6 MB into 11 MB).
+ * JPEG photo does not come back inflated (rotate once turned 2.6 MB into 11 MB).
  */
 describe('editors keep the format and the name', () => {
   let t: TestApp;
@@ -95,7 +95,7 @@ describe('editors keep the format and the name', () => {
     expect(fromWebp.headers['content-disposition']).toContain('a-cropped.webp');
   });
 
-  it('formats sharp cannot write become PNG; no name gives the spec name', async () => {
+  it('formats sharp cannot write become PNG; no name gives the fixed name', async () => {
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="red"/></svg>',
     );

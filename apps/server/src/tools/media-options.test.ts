@@ -274,7 +274,7 @@ describe.skipIf(!hasFfmpeg)('audio and video options, probed in the result', () 
     const tiny = await run('/api/video/compress-video', 'video', noisy, { targetSize: '0.01' });
     expect(tiny.res.statusCode).toBe(422);
     expect(tiny.res.json().code).toBe('target_unreachable');
-  }, 90_000);
+  });
 
   it('a GIF of a segment, palette-generated, at most 480 px wide', async () => {
     const { res, probe } = await convertVideo(media.testVideo(3, '640x360'), {

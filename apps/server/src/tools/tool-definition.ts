@@ -8,7 +8,7 @@ export interface ToolResult {
   /** The result file, inside the request's work directory. */
   path: string;
   contentType: string;
-  /** The download name: after the upload's (result-name.ts), else the spec's (rotated-image.png). */
+  /** The download name: the upload's (result-name.ts), else a fixed one (rotated-image.png). */
   filename: string;
   headers?: Record<string, string>;
 }

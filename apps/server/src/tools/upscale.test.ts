@@ -47,7 +47,7 @@ async function halve(image: Buffer) {
     .toBuffer();
 }
 
-describe('upscale with a super-resolution model (issue 31)', { timeout: 120_000 }, () => {
+describe('upscale with a super-resolution model', { timeout: 120_000 }, () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {

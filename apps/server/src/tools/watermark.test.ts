@@ -12,7 +12,7 @@ import { leftIn, multipartFiles, type MultipartFile } from '../test/multipart.js
 import { changedBox, rgba, type Pixels } from '../test/pixels.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
-/** The watermark's marks and placements (issue 37): logo, anchors, tiles, size, colour. */
+/** The watermark's marks and placements: logo, anchors, tiles, size, colour. */
 describe('watermark: logo, anchors, tiles, size, colour', () => {
   let t: TestApp;
   let token: string;

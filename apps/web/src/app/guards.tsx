@@ -17,7 +17,7 @@ export function FullPageSpinner() {
 export type Access = 'anyone' | 'signed-in' | 'user' | 'admin';
 
 /**
- * Route guards (spec section 4). The server checks every call again; these only decide
+ * Route guards. The server checks every call again; these only decide
  * what to show. Visitors go to /login (replacing history), remembering where they were,
  * except on `anyone` pages, where sending work asks them to sign in (AccountGateProvider).
  */

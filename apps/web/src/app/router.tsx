@@ -158,7 +158,7 @@ const routes: RouteObject[] = [
       { path: '/dashboard', element: guarded('user', <DashboardPage />) },
       ...Object.entries(TOOL_PAGES).map(([id, page]) => ({
         path: toolById(id as ToolId).route,
-        // Visitors prepare their work here; sending it asks them to sign in first (issue 22).
+        // Visitors prepare their work here; sending it asks them to sign in first.
         element: guarded('anyone', page),
       })),
       { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },

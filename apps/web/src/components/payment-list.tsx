@@ -19,7 +19,7 @@ function Detail({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 /**
- * Payments as rows that open one at a time (spec section 4): amount, cycle and plan when
+ * Payments as rows that open one at a time: amount, cycle and plan when
  * closed; card, receipt, billing details and the time paid when open. Admins also see who paid.
  */
 export function PaymentList({ payments }: { payments: (Payment | AdminPayment)[] }) {

@@ -17,7 +17,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 
-/** The icon of each tool, chosen by its route (spec: "an icon chosen by route"). */
+/** The icon of each tool, chosen by its route. */
 const ICONS: Record<string, Icon> = {
   '/convert': IconTransform,
   '/compress': IconPhotoDown,

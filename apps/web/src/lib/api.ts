@@ -1,6 +1,6 @@
 import type { ErrorEnvelope } from '@refract/contracts';
 
-/** The one local-storage key that holds the session token (spec section 3). */
+/** The one local-storage key that holds the session token. */
 export const TOKEN_KEY = 'token';
 
 export const tokenStore = {

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { followEvents } from './follow-events';
 
 /**
- * The web app's job and batch streams through a restart and an outage (issue #33), against a
+ * The web app's job and batch streams through a restart and an outage, against a
  * real HTTP server that answers the way a draining web process and a database outage do.
  */
 interface State {
@@ -88,7 +88,7 @@ describe('following a job', () => {
     });
     const last = await followEvents<State>(url, ended, () => {}, new AbortController().signal);
     expect(last.status).toBe('done');
-  }, 20_000);
+  });
 
   it('stops when the page no longer follows', async () => {
     const { url } = await serve({ events: unavailable, state: unavailable });

@@ -40,7 +40,7 @@ export function formatDay(iso: string): string {
   }).format(new Date(iso));
 }
 
-/** A day and a time to the minute, in the language's own way (spec: DD-MM-YYYY hh:mm A). */
+/** A day and a time to the minute, in the language's own way. */
 export function formatDayTime(iso: string): string {
   return new Intl.DateTimeFormat(currentLanguage(), {
     day: '2-digit',
@@ -51,7 +51,7 @@ export function formatDayTime(iso: string): string {
   }).format(new Date(iso));
 }
 
-/** Cents as money: 499 → $4.99 (spec: amounts are stored in minor units). */
+/** Cents as money: 499 → $4.99 (amounts are stored in minor units). */
 export const formatCents = (cents: number) => formatMoney(cents / 100);
 
 /**

@@ -47,7 +47,7 @@ describe('the public pages prerendered at build time', () => {
       expect(html, path).toContain('<div id="root" data-prerendered="en">');
       expect(html, path).not.toContain('<div style="height: 60px">Refract</div>'); // the shell
     }
-  }, 60_000);
+  });
 
   it('are written in the reader’s language and direction, titled', async () => {
     const html = await prerenderPage(TEMPLATE, '/plans', 'ar', readStyle);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Jobs (issue #18): a slot is claimed as a `receiving` row before the upload is read; the
+ * Jobs: a slot is claimed as a `receiving` row before the upload is read; the
  * runner takes the next job fairly, by when each user was last served (`started_at`); a job
  * records whether its use was charged; an expired result keeps its row (410, not 404) with
  * `result_file` cleared.

@@ -10,7 +10,7 @@ export function normalise(email: string): string {
 
 /**
  * Emails were stored trimmed and lower-cased; sign-in now also folds Unicode look-alikes
- * (NFKC) and trailing dots of the domain (issue #18). Stored emails that change under the new
+ * (NFKC) and trailing dots of the domain. Stored emails that change under the new
  * rule are rewritten, so their owners still sign in. One that would collide with another
  * account (a look-alike signed up before the fix) is left as it is: an admin decides which
  * account is whose. Almost every stored email is already ASCII, so almost nothing changes.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue #22: a downgrade waits for the end of the paid period (`scheduled_plan_id`,
+ * A downgrade waits for the end of the paid period (`scheduled_plan_id`,
  * `scheduled_billing_type`), and a plan with payments is archived rather than deleted.
  */
 export async function up(db: Kysely<any>): Promise<void> {

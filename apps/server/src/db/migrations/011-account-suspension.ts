@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** Issue #22: an admin may suspend an account; while set, it cannot sign in or use its keys. */
+/** An admin may suspend an account; while set, it cannot sign in or use its keys. */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('users').addColumn('suspended_at', 'text').execute();
 }

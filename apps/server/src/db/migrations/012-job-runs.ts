@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Jobs (issue #23): a job whose worker died is re-queued while attempts remain, so each run
+ * Jobs: a job whose worker died is re-queued while attempts remain, so each run
  * carries a token (`runner`) that only its own runner's writes match (a late write from a
  * runner presumed dead changes nothing), and the record counts its `attempts`.
  */

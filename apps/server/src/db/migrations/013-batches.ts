@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 const MB = 1024 * 1024;
 
-/** The seeded plans' batch limits (issue #19); a plan added later by an admin starts as Basic. */
+/** The seeded plans' batch limits; a plan added later by an admin starts as Basic. */
 const LIMITS: Record<string, { files: number; bytes: number }> = {
   basic: { files: 5, bytes: 250 * MB },
   developer: { files: 20, bytes: 1024 * MB },
@@ -11,7 +11,7 @@ const LIMITS: Record<string, { files: number; bytes: number }> = {
 };
 
 /**
- * Batches (issue #19): a batch is a row here and one job per file in `jobs`, run by the same
+ * Batches: a batch is a row here and one job per file in `jobs`, run by the same
  * queue and runner. Plans gain how many files and bytes one batch may hold.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -7,7 +7,7 @@ const normalise = (email: string) =>
 
 /**
  * Sign-in now also drops invisible characters (Default_Ignorable_Code_Point: zero-width spaces,
- * soft hyphens; issue #30), so `alice@example.test` + U+200B is alice@example.test. Stored
+ * soft hyphens), so `alice@example.test` + U+200B is alice@example.test. Stored
  * emails with one are rewritten, so their owners still sign in; one whose new spelling is
  * another account's (an invisible look-alike signed up before the fix) is left for an admin.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Jobs (issue #33): a waiting request answered 503 (the database could not serve it, or its web
+ * Jobs: a waiting request answered 503 (the database could not serve it, or its web
  * process drained) told its user the work did not happen, so its job must not be charged even
  * when it finishes later. `waived` records that; whoever ends the job then charges nothing.
  */

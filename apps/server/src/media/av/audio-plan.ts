@@ -60,7 +60,7 @@ const LOUDNORM = 'loudnorm=I=-16:TP=-1.5:LRA=11';
 /**
  * The sound track's work. The bitrate, when neither `bitrate` nor `vbr` is given, follows the
  * source: the format's own default, or the source's bitrate when lower, so a 96 kbps OGG does
- * not become a 192 kbps M4A (issue #32). Compress takes its percentage of the source instead.
+ * not become a 192 kbps M4A. Compress takes its percentage of the source instead.
  */
 export function planAudio(input: {
   fields: AudioOptions;

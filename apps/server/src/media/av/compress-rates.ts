@@ -21,7 +21,7 @@ export const VIDEO_AAC_RULE: AudioRule = {
  * The bitrate a compressed sound track gets: `percentage` of the source's own (a 128 kbps MP3
  * at 50 % → 64 kbps), never under the floor unless the source already is, never over the
  * ceiling. Taken of the source, not of a fixed 320 kbps, so the default makes any ordinary
- * file smaller (issue #20).
+ * file smaller.
  */
 export function compressedAudioKbps(
   probe: Pick<MediaProbe, 'audioBitRate'>,

@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium())('BrowserOwner: one browser, owned in one place',
     expect(b.browser).toBe(a.browser);
     expect(c.browser).toBe(a.browser);
     expect(single(await chromiumOnce(single))).toBe(true);
-  }, 30_000);
+  });
 
   it('a retired browser closing while its successor launches never clears the successor', async () => {
     const owner = newOwner();
@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium())('BrowserOwner: one browser, owned in one place',
     expect(owner.isCurrent(second.browser)).toBe(true);
     expect((await owner.get()).browser).toBe(second.browser);
     expect(single(await chromiumOnce(single))).toBe(true);
-  }, 30_000);
+  });
 
   it('retiring a browser that was already replaced leaves the current one alone', async () => {
     const owner = newOwner();
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium())('BrowserOwner: one browser, owned in one place',
     await owner.retire(first.browser);
     expect(second.browser.isConnected()).toBe(true);
     expect((await owner.get()).browser).toBe(second.browser);
-  }, 30_000);
+  });
 
   it('close ends every process of the browser', async () => {
     const owner = newOwner();
@@ -61,5 +61,5 @@ describe.skipIf(!hasChromium())('BrowserOwner: one browser, owned in one place',
     const state = await chromiumOnce((s) => s.browsers.length === 0 && s.strays === 0);
     expect(state).toMatchObject({ browsers: [], strays: 0 });
     await expect(owner.get()).rejects.toMatchObject({ code: 'engine_unavailable' });
-  }, 30_000);
+  });
 });

@@ -46,5 +46,5 @@ describe.skipIf(!existsSync('/proc/self/task'))('renderer memory watchdog', () =
         // already gone
       }
     }
-  }, 20_000);
+  });
 });

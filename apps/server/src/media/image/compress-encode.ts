@@ -15,7 +15,7 @@ const KEPT = new Set<InputFormat>(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff']
  * The format a compressed image keeps: its own for JPEG, PNG, WebP, AVIF, GIF (animation kept),
  * TIFF and HEIC (libheif writes it). BMP, ICO, PSD and the other formats have no lossy form: they
  * become PNG when they have transparency, else JPEG (the page says so before running). With
- * keepFormat off, JPEG as the spec has it.
+ * keepFormat off, JPEG, the tool's fixed output (`compressed-image.jpg`).
  */
 export function compressedFormat(
   input: InputFormat,
@@ -30,7 +30,7 @@ export function compressedFormat(
 
 /**
  * Effort settings, measured in bench/compress-speed.bench.mjs against sharp's own defaults
- * (issue 31: a 9 MB PNG took 45 s at effort 10, an AVIF 29 s for 2.6 MP): each within 2× of
+ * (a 9 MB PNG took 45 s at effort 10, an AVIF 29 s for 2.6 MP): each within 2× of
  * sharp's default encode time for the same image.
  */
 export const PNG_PALETTE_EFFORT = 7;

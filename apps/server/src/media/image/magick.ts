@@ -23,7 +23,7 @@ const MODULE = require.resolve('@imagemagick/magick-wasm');
 const WASM = require.resolve('@imagemagick/magick-wasm/magick.wasm');
 
 /**
- * How long the compiled module outlives its last use (issue 35): it holds some 20–35 MB of
+ * How long the compiled module outlives its last use: it holds some 20–35 MB of
  * machine code for formats most servers see rarely, and compiling again takes under a second.
  */
 const KEEP_COMPILED_MS = 60_000;
@@ -112,7 +112,7 @@ export async function magickVersion(): Promise<string> {
   return runWorkerTask<string>(
     WORKER,
     // The bytes, not the shared compiled module: the worker compiles its own and takes it
-    // away with it, so start-up leaves nothing of ImageMagick in this process (issue 35).
+    // away with it, so start-up leaves nothing of ImageMagick in this process.
     { task: 'version', module: MODULE, wasm: await readFile(WASM) },
     { timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
   );

@@ -66,7 +66,7 @@ afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
 });
 
-/** Issue #35: a batch's image files fill the cores by default instead of running one by one. */
+/** A batch's image files fill the cores by default instead of running one by one. */
 describe('batch concurrency at the defaults', () => {
   it('runs the files of a batch two at a time on two cores', async () => {
     expect(await batchOnTwoCores()).toBe(2);

@@ -28,7 +28,7 @@ describeEachDatabase('batch per-file settings', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   const files = async () => [
@@ -67,7 +67,7 @@ describeEachDatabase('batch per-file settings', (kind) => {
       [120, 90],
     ]);
     expect(await used(t, token)).toBe(3);
-  }, 60_000);
+  });
 
   it('blurs each file where its own areas say (areas are JSON text that the job parses again)', async () => {
     const { token } = await registerUser(t.app);
@@ -97,7 +97,7 @@ describeEachDatabase('batch per-file settings', (kind) => {
     const [a, b, c] = [...(await unzip(zip.rawPayload)).values()];
     expect(a!.equals(c!)).toBe(true);
     expect(a!.equals(b!)).toBe(false);
-  }, 60_000);
+  });
 
   it('with detect=true finds each file’s own faces; a file with none fails alone, uncharged', async () => {
     const { token } = await registerUser(t.app);

@@ -25,7 +25,7 @@ const FORM_OVERHEAD_BYTES = 1024 * 1024;
 export const batchPath = (toolPath: string) => toolPath.replace(/^\/api\//, '/api/batch/');
 
 /**
- * Batches (issue #19): many files through one tool in one request, each file its own job on
+ * Batches: many files through one tool in one request, each file its own job on
  * the usual queue; then the batch's state, live progress, each result, one zip, and cancel.
  */
 export const batchRoutes =

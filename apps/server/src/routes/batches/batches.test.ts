@@ -58,7 +58,7 @@ describeEachDatabase('batches', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   const jobsLeftOnDisk = () => {
@@ -117,13 +117,13 @@ describeEachDatabase('batches', (kind) => {
 
   it('converts 10 mixed files: 8 results, 2 per-file errors, a zip of the 8, 8 uses', async () => {
     await expectEightOfTen('/api/batch/convert', { format: 'webp' }, 'webp');
-  }, 60_000);
+  });
 
   it('compresses 10 mixed files the same way, every result smaller', async () => {
     const batch = await expectEightOfTen('/api/batch/compress', { quality: '60' }, 'jpg');
     for (const file of batch.files.filter((f) => f.status === 'done'))
       expect(file.outputBytes!).toBeLessThan(file.inputBytes);
-  }, 60_000);
+  });
 
   it('runs 50 files against 3 remaining uses: exactly 3 done, 47 quota_exceeded unprocessed', async () => {
     await t.database.db
@@ -150,7 +150,7 @@ describeEachDatabase('batches', (kind) => {
         .where('slug', '=', 'basic')
         .execute();
     }
-  }, 60_000);
+  });
 
   it("refuses more files than the plan's batch limit, declared or not, and charges nothing", async () => {
     const { token } = await registerUser(t.app);
@@ -237,7 +237,7 @@ describe.skipIf(!images.hasFfmpeg)('video batches', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   it('compresses 10 mixed videos: 8 results, 2 per-file errors, a zip of 8, 8 uses', async () => {

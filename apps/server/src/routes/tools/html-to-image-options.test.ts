@@ -5,14 +5,14 @@ import { hasChromium } from '../../test/chromium-processes.js';
 import { registerSubscriber } from '../../test/plans.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-/** Issue 37: device scale, full page, the three formats, colour emoji and the pixel limit. */
+/** Device scale, full page, the three formats, colour emoji and the pixel limit. */
 describe.skipIf(!hasChromium())('POST /api/html-to-image options', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     token = (await registerSubscriber(t)).token;
-  }, 60_000);
+  });
   afterAll(() => t.close());
 
   const render = (payload: object) =>

@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () 
     });
     await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
     baitUrl = `http://127.0.0.1:${(bait.address() as AddressInfo).port}`;
-  }, 60_000);
+  });
   afterAll(async () => {
     await t.close();
     bait.close();
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium())('POST /api/html-to-image (sealed Chromium)', () 
     expect(stuck.json().code).toBe('render_timeout');
     const next = await render({ html: '<p>still alive</p>', width: 300, fullPage: false });
     expect(next.statusCode).toBe(200);
-  }, 40_000);
+  });
 
   it('refuses empty HTML, oversized HTML and out-of-range sizes, charging nothing', async () => {
     const basic = await registerUser(t.app);

@@ -10,7 +10,7 @@ import { postBatch } from '../../test/batches.js';
 import { subscribe } from '../../test/plans.js';
 
 /**
- * A process whose DATA_DIR is not the shared volume (issue #23): it refuses job uploads and
+ * A process whose DATA_DIR is not the shared volume: it refuses job uploads and
  * cannot send results, with 503 storage_unavailable rather than a job failing later or a
  * result looking expired; a worker that cannot find a job's upload fails it, uncharged.
  */

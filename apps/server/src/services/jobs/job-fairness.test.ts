@@ -31,7 +31,7 @@ import { localQueue } from './job-queue.js';
 import type { JobRunner } from './job-runner.js';
 import { CHARGE_AFTER_MS, chargedWhenStopped, jobService } from './job-service.js';
 
-/** Issue #18: fair turns between users, the charging rule for stopped work, kept results. */
+/** Fair turns between users, the charging rule for stopped work, kept results. */
 describeEachQueue('job fairness, charging and results', (queueEnv) => {
   const apps: TestApp[] = [];
   afterEach(async () => {

@@ -10,7 +10,7 @@ import { describeEachQueue } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
- * Issue #18: the limits on jobs under way are checked and claimed in one step, before the
+ * The limits on jobs under way are checked and claimed in one step, before the
  * upload is read, so parallel submits get exactly the limit, on either database and queue.
  */
 function limitsSuite(kind: DatabaseKind) {

@@ -77,7 +77,7 @@ export function jobRunner(deps: {
   const running = new Map<string, { abort: AbortController; token: string }>();
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
-  // Two lanes, each with its own bound (issue #35): image work fills every core, while ffmpeg's
+  // Two lanes, each with its own bound: image work fills every core, while ffmpeg's
   // jobs each use several threads, so fewer of them run at once.
   const lanes = {
     image: { limit: config.jobs.imageWorkers, active: 0, tools: toolsOf('request') },

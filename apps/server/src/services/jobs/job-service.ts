@@ -427,7 +427,7 @@ export function jobService(deps: {
      * while attempts remain (the next run starts from the upload), otherwise failed, uncharged.
      * Whichever process gets there first moves the job; the others' updates change nothing.
      * Silence is judged only once this process has reached the database for SILENT_RUNNER_MS
-     * on end: after an outage, live runners get that long to renew (issue #33), so a database
+     * on end: after an outage, live runners get that long to renew, so a database
      * outage does not restart every running job.
      */
     async checkRunners() {

@@ -54,7 +54,7 @@ export async function startJobSystem(
         concurrency,
         run: async (jobId) => {
           // A wake-up taken here while its job's lane is full goes back to the queue, a second
-          // later, for as long as the job waits: another worker with room takes it (issue #35).
+          // later, for as long as the job waits: another worker with room takes it.
           if (!(await runner.runNext())) return;
           if ((await jobs.find(jobId))?.status === 'queued')
             await redis?.add(jobId, { again: true, delayMs: HAND_BACK_MS });
@@ -78,7 +78,7 @@ export async function startJobSystem(
     owed,
   });
 
-  // A batch is a job of jobs: its files run on this same queue and runner (issue #19).
+  // A batch is a job of jobs: its files run on this same queue and runner.
   const batches = batchService({
     batches: batchesRepository(database.db),
     jobService: service,

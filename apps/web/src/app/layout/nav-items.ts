@@ -7,7 +7,7 @@ export interface NavItem {
 }
 
 /**
- * Navigation per role (spec section 2). Admins see only their pages; everyone else sees
+ * Navigation per role. Admins see only their pages; everyone else sees
  * Convert, Compress and the Features menu, then account links.
  */
 export function useNavItems() {

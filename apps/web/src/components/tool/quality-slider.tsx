@@ -1,7 +1,7 @@
 import { Group, Slider, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Compress's 10–90 % slider (spec section 9): the share of quality to keep. */
+/** Compress's 10–90 % slider: the share of quality to keep. */
 export function QualitySlider(props: { value: number; onChange(value: number): void }) {
   const { t } = useTranslation();
   return (

@@ -93,7 +93,7 @@ export interface ToolPageProps {
   resultDetails?(result: ToolResult): ReactNode;
   /** A look at the result beside the chosen file, under the download (e.g. before and after). */
   resultPreview?(result: ToolResult, before: { file: File; url: string }): ReactNode;
-  /** The tool's own words for a failure that has no more precise message (spec section 8). */
+  /** The tool's own words for a failure that has no more precise message. */
   failedMessage?: string;
 }
 

@@ -62,7 +62,7 @@ export function SignupForm(props: { onSignedUp(user: User): void; footer?: React
           name: form.name,
           email: form.email,
           password: form.password,
-          // Answers are compared case-insensitively; the spec sends them lowercased.
+          // Answers are compared case-insensitively; they are sent lowercased too.
           securityQuestions: [
             { question: SECURITY_QUESTIONS[0], answer: form.favBook.trim().toLowerCase() },
             { question: SECURITY_QUESTIONS[1], answer: form.favMeal.trim().toLowerCase() },

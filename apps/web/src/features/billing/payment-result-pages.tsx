@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 
 const REDIRECT_SECONDS = 5;
 
-/** /success: the plan is active; five seconds, then the dashboard (spec section 4). */
+/** /success: the plan is active; five seconds, then the dashboard. */
 export function PaymentSuccessPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

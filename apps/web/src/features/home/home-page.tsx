@@ -8,7 +8,7 @@ import { PricingSection } from './pricing-section';
 import { ToolTabs } from './tool-tabs';
 import { WhyUs } from './why-us';
 
-/** The marketing home page of spec sections 1 and 2. */
+/** The marketing home page. */
 export function HomePage() {
   const { t } = useTranslation();
   usePageTitle(t('home.title'), t('home.subtitle'));

@@ -5,7 +5,7 @@ import { ToolCard } from '../../components/tool-card';
 import { formatBytes } from '../../lib/format';
 import classes from './home.module.css';
 
-/** The tab bar of spec section 2: image operations, then one tab per audio and video tool. */
+/** The home page's tab bar: image operations, then one tab per audio and video tool. */
 const MEDIA_TABS = ['convertAudio', 'convertVideo', 'compressAudio', 'compressVideo'] as const;
 
 function MediaToolPanel({ id }: { id: ToolId }) {

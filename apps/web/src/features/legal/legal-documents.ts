@@ -1,5 +1,5 @@
 /**
- * The legal pages and their sections in order (spec section 2). The texts are translation
+ * The legal pages and their sections in order. The texts are translation
  * keys under `legal.<document>.sections.<section>` in locales/legal/<language>.json.
  */
 export const LEGAL_DOCUMENTS = {
@@ -66,5 +66,5 @@ export const LEGAL_DOCUMENTS = {
 
 export type LegalDocument = keyof typeof LEGAL_DOCUMENTS;
 
-/** The date every legal page shows as its last update (spec section 1). */
+/** The date every legal page shows as its last update. */
 export const LEGAL_LAST_UPDATED = '2025-07-05';

@@ -9,7 +9,7 @@ export interface BlurRect {
   height: number;
 }
 
-/** Spec section 9, in preview pixels: new areas are 100×100 at (50, 50), never under 20. */
+/** In preview pixels: new areas are 100×100 at (50, 50), never under 20. */
 export const NEW_AREA = { x: 50, y: 50, size: 100 };
 export const MIN_AREA_PREVIEW_PX = 20;
 export const MAX_PREVIEW_WIDTH = 600;

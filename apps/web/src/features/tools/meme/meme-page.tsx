@@ -41,7 +41,7 @@ const newBox = (count: number): MemeBoxDraft => ({
 const boxesField = (boxes: MemeBoxDraft[]) =>
   JSON.stringify(boxes.map(({ id: _id, ...box }) => ({ ...box, text: box.text.trim() })));
 
-/** Open to visitors (spec section 2); making a meme needs an account, which the server checks. */
+/** Open to visitors; making a meme needs an account, which the server checks. */
 export function MemePage() {
   const { t } = useTranslation();
   const [meme, setMeme] = useState<MemeSettings>(DEFAULT_MEME);
