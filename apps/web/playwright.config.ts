@@ -17,6 +17,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // Hang guards, not goals: CI runs these beside the fault suite on two cores, where a step that
+  // takes a second at rest can take ten.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   reporter: process.env.CI
     ? [['list'], ['json', { outputFile: '../../.ci/out/e2e.json' }]]
     : 'list',

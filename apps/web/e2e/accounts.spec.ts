@@ -24,6 +24,9 @@ test('sign up, log out, log in, then recover the password', async ({ strictPage:
   await banner.getByRole('button', { name: 'Log out' }).click();
 
   await page.getByRole('link', { name: 'Forgot password?' }).click();
+  // The login form stays on screen while the recovery page's code loads: its Email field has
+  // the same name, so the recovery page is awaited before typing.
+  await expect(page.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
   await field(page, 'Email').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await field(page, 'What is your favorite book?').fill('  MIDDLEMARCH ');

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { registerUser } from '../test/accounts.js';
+import { describeEachDatabase } from '../test/databases.js';
 import { pngBytes } from '../test/image-fixtures.js';
 import { leftIn, postForm } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -24,11 +25,11 @@ const drawing = () => {
   }
 };
 
-describe('SVG filters', () => {
+describeEachDatabase('SVG filters', (kind) => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
+    t = await createTestApp(kind);
     token = (await registerUser(t.app)).token;
     // The slot limit, shortened so a stopped drawing is seen in seconds (it is 60 s).
     setImageSlotLimit(4_000);
