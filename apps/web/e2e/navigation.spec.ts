@@ -117,6 +117,9 @@ test('the format picker filters as you type, and Enter never submits a bad value
   // Enter on a match picks it; only the next Enter submits, with the picked format.
   await picker.click();
   await page.keyboard.type('web');
+  // The list marks its first match once it has filtered (a render after the keystroke): Enter
+  // picks the marked option, so the mark is awaited (a busy CI machine pressed Enter first).
+  await expect(page.locator('[data-combobox-selected]')).toHaveText('WEBP');
   await picker.press('Enter');
   await expect(picker).toHaveValue('WEBP');
   await expect(page.getByRole('button', { name: 'Convert to WEBP' })).toBeVisible();

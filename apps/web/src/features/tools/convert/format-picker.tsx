@@ -2,6 +2,10 @@ import { Select, type ComboboxItem } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** The first format whose name contains the typed text, as the list filters it. */
+const firstMatch = (data: ComboboxItem[], search: string) =>
+  data.find((item) => item.label.toLowerCase().includes(search.trim().toLowerCase()));
+
 /**
  * The target format, searchable: typing filters the list and Enter picks the first match.
  * Enter never submits the form while the typed text names no format.
@@ -35,7 +39,16 @@ export function FormatPicker(props: {
       }}
       onFocus={(event) => event.currentTarget.select()}
       onKeyDown={(event) => {
-        if (event.key === 'Enter' && search !== chosenLabel) event.preventDefault();
+        if (event.key !== 'Enter' || search === chosenLabel) return;
+        event.preventDefault();
+        // The first match is picked here, not only by the list's own Enter: the list marks its
+        // first match a render after the keystroke, and an Enter typed before that was lost.
+        // An option chosen with the arrow keys is still taken by the list, after this.
+        const match = firstMatch(props.data, search);
+        if (match) {
+          props.onChange(match.value);
+          setSearch(match.label);
+        }
       }}
       selectFirstOptionOnChange
       disabled={props.disabled}
