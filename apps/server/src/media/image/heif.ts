@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EngineStatus } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
+import { runBounded } from '../bounded-process.js';
 import { decodedPixels, HeifUnmeasured } from './heif-coded.js';
 import { imageTooLarge, MAX_INPUT_PIXELS } from './pipeline.js';
 
@@ -27,34 +27,9 @@ const TIME_LIMIT_MS = 120_000;
 const DECODE_MEMORY = 2 * 1024 ** 3;
 const ENCODE_MEMORY = 4 * 1024 ** 3;
 
-interface Output {
-  stdout: string;
-  stderr: string;
-  failed: boolean;
-}
-
-/**
- * Runs a tool with an argument array (never a shell), time-limited, its address space bounded
- * by prlimit when one is given, output kept either way.
- */
-function run(
-  command: string,
-  args: string[],
-  signal?: AbortSignal,
-  memory?: number,
-): Promise<Output> {
-  const [file, argv] = memory
-    ? ['prlimit', [`--as=${memory}`, '--', command, ...args]]
-    : [command, args];
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      argv,
-      { timeout: TIME_LIMIT_MS, maxBuffer: 1024 * 1024, signal, windowsHide: true },
-      (err, stdout, stderr) => resolve({ stdout, stderr, failed: Boolean(err) }),
-    );
-  });
-}
+/** A libheif tool, within the time limit, its address space bounded when `memory` is given. */
+const run = (command: string, args: string[], signal?: AbortSignal, memory?: number) =>
+  runBounded(command, args, { signal, memoryBytes: memory, timeoutMs: TIME_LIMIT_MS });
 
 let status: Promise<EngineStatus> | undefined;
 

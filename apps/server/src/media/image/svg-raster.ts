@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { AppError } from '../../lib/app-error.js';
+import { runBounded } from '../bounded-process.js';
 
 /**
  * SVG is drawn by librsvg in a child process, never in the server's own libvips: one render is
@@ -57,26 +57,20 @@ const sharpEntry = createRequire(import.meta.url).resolve('sharp');
  * own size, in a child process ended when `signal` aborts. Rejects with sharp's message when
  * the SVG cannot be drawn, or with the signal's reason.
  */
-export function rasterizeSvg(
+export async function rasterizeSvg(
   input: string,
   output: string,
   maxPixels: number,
   signal: AbortSignal,
 ): Promise<void> {
   signal.throwIfAborted();
-  const argv = [`--as=${RASTER_MEMORY}`, '--', process.execPath];
-  argv.push('-e', CHILD, sharpEntry, input, output, String(maxPixels), RASTER_MARK);
-  return new Promise((resolve, reject) => {
-    execFile(
-      'prlimit',
-      argv,
-      { maxBuffer: 64 * 1024, windowsHide: true, killSignal: 'SIGKILL', signal },
-      (err, _stdout, stderr) => {
-        if (signal.aborted) return reject(signal.reason);
-        if (!err) return resolve();
-        // Killed by the address-space bound, or sharp's own words.
-        reject(new Error(stderr || `the SVG could not be drawn (${err.signal ?? err.code})`));
-      },
-    );
+  const args = ['-e', CHILD, sharpEntry, input, output, String(maxPixels), RASTER_MARK];
+  const drawn = await runBounded(process.execPath, args, {
+    signal,
+    memoryBytes: RASTER_MEMORY,
+    maxBuffer: 64 * 1024,
   });
+  if (signal.aborted) throw signal.reason;
+  // Killed by the address-space bound, or sharp's own words.
+  if (drawn.failed) throw new Error(drawn.stderr || 'the SVG could not be drawn');
 }
