@@ -15,12 +15,13 @@ declare -A DISABLES=(
   [pngquant]="only the pngquant column of the compression benchmark"
   [jpegoptim]="only the jpegoptim column of the compression benchmark"
   [libjemalloc2]="nothing: npm start then limits glibc's malloc to 2 arenas instead (memory comes back less readily)"
-  [imagemagick]="only the ImageMagick CLI column of the image benchmark (Refract never shells out to it)"
+  [imagemagick]="only the ImageMagick CLI column of the image benchmark and a test's colour profile (Refract never shells out to it)"
+  [gifsicle]="lossy GIF compression (Compress then re-encodes GIFs with libvips alone, which rarely shrinks an optimised GIF)"
   [build-essential]="npm ci, when better-sqlite3 has no prebuilt binary to fetch and must compile"
   [python3]="npm ci, when better-sqlite3 has no prebuilt binary to fetch and must compile (node-gyp)"
   [stress-ng]="only CI's load beside the unit tests (the check that they hold on a busy machine)"
 )
-PACKAGES=(ffmpeg chromium fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libheif-examples libjemalloc2 imagemagick pngquant jpegoptim stress-ng build-essential python3)
+PACKAGES=(ffmpeg chromium fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libheif-examples gifsicle libjemalloc2 imagemagick pngquant jpegoptim stress-ng build-essential python3)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

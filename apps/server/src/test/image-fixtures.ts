@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
@@ -123,6 +124,20 @@ export async function photoJpeg(width = 2000, height = 1500): Promise<Buffer> {
     .toBuffer();
 }
 
+/** Whether Debian's gifsicle is installed (lossy GIF compression). */
+export const hasGifsicle = (() => {
+  try {
+    execFileSync('gifsicle', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A real animated GIF, already optimised (test/files/README.md). */
+export const realAnimatedGif = () =>
+  readFileSync(fileURLToPath(new URL('./files/animated.gif', import.meta.url)));
+
 /** Whether Debian's libheif tools (heif-enc with x265, heif-convert) are installed. */
 export const hasLibheif = (() => {
   try {
@@ -133,19 +148,31 @@ export const hasLibheif = (() => {
 })();
 
 /**
+ * The sRGB profile most photos carry: HP and Microsoft's "sRGB IEC61966-2.1" of 1998 (3144
+ * bytes). libpng knows it as a "known incorrect sRGB profile" (its white point is D65, not the
+ * PCS's D50) and refuses to write it into a PNG. ImageMagick's built-in `wizard:` image (Debian's
+ * imagemagick) carries it.
+ */
+export function hpSrgbProfile(): Buffer {
+  return execFileSync('convert', ['wizard:', 'icc:-'], { maxBuffer: 1024 * 1024 });
+}
+
+/**
  * An iPhone-like HEIC photo (HEVC, heic brand), made with libheif's own encoder; with `profile`
- * it embeds that ICC colour profile (heif-enc copies the PNG's iCCP into a `colr prof` box).
+ * it embeds that ICC colour profile in a `colr prof` box (heif-enc copies the JPEG's profile).
  */
 export async function heicPhoto(
   width = 640,
   height = 480,
-  profile?: 'srgb' | 'p3',
+  profile?: 'srgb' | 'p3' | 'hp-srgb',
 ): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'refract-heic-'));
   try {
-    const source = join(dir, 'IMG_0001.png');
+    const source = join(dir, 'IMG_0001.jpg');
     const photo = sharp(await photoJpeg(width, height));
-    await (profile ? photo.withIccProfile(profile) : photo).png().toFile(source);
+    let named: string | undefined = profile;
+    if (profile === 'hp-srgb') writeFileSync((named = join(dir, 'hp-srgb.icc')), hpSrgbProfile());
+    await (named ? photo.withIccProfile(named) : photo).jpeg({ quality: 95 }).toFile(source);
     const out = join(dir, 'IMG_0001.heic');
     execFileSync('heif-enc', ['-q', '50', '-p', 'preset=ultrafast', source, '-o', out]);
     return readFileSync(out);

@@ -115,6 +115,25 @@ describe('compress keeps the format, never grows', () => {
       expect(res.rawPayload.length).toBeLessThan(gif.length);
     });
 
+    it.skipIf(!fixtures.hasGifsicle)(
+      'a real, already optimised animated GIF gets smaller as quality falls, its frames kept',
+      async () => {
+        const gif = fixtures.realAnimatedGif();
+        const sizes: number[] = [];
+        for (const quality of ['80', '40']) {
+          const res = await post({ quality }, gif, 'dance.gif');
+          expect(res.statusCode, `${quality}: ${res.body}`).toBe(200);
+          expect(await sharp(res.rawPayload).metadata()).toMatchObject({
+            format: 'gif',
+            pages: 10,
+          });
+          sizes.push(res.rawPayload.length);
+        }
+        expect(sizes[0]).toBeLessThan(gif.length);
+        expect(sizes[1]).toBeLessThan(sizes[0]!);
+      },
+    );
+
     it.skipIf(!fixtures.hasLibheif)('a HEIC stays a HEIC that libheif reads', async () => {
       const heic = await fixtures.heicPhoto(640, 480);
       const res = await post({ quality: '50' }, heic, 'IMG_0001.HEIC');
@@ -126,6 +145,23 @@ describe('compress keeps the format, never grows', () => {
       expect(res.rawPayload.toString('latin1', 4, 12)).toBe('ftypheic');
       expect(res.rawPayload.length).toBeLessThan(heic.length);
     });
+
+    it.skipIf(!fixtures.hasLibheif)(
+      'a HEIC with the sRGB profile most cameras embed is compressed, its profile kept',
+      async () => {
+        const heic = await fixtures.heicPhoto(640, 480, 'hp-srgb');
+        const res = await post({ quality: '50' }, heic, 'IMG_0002.HEIC');
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.rawPayload.toString('latin1', 4, 12)).toBe('ftypheic');
+        const back = await postForm(t.app, '/api/convert', {
+          token,
+          fields: { format: 'jpg' },
+          file: { filename: 'IMG_0002.HEIC', content: res.rawPayload },
+        });
+        expect(back.statusCode, back.body).toBe(200);
+        expect((await sharp(back.rawPayload).metadata()).icc).toEqual(fixtures.hpSrgbProfile());
+      },
+    );
 
     it('a BMP, which has no lossy form, becomes a JPEG as the page says', async () => {
       const photo = await fixtures.photoJpeg(200, 100);

@@ -131,32 +131,43 @@ describe('format claims', () => {
       }
     });
 
-    it('reads a HEIC with an embedded sRGB ICC profile and keeps the profile', async () => {
-      const heic = await fixtures.heicPhoto(320, 240, 'srgb');
-      const profile = await sharp(await fixtures.photoJpeg(8, 8))
-        .withIccProfile('srgb')
-        .png()
-        .toBuffer();
-      const srgb = (await sharp(profile).metadata()).icc!;
-      for (const format of ['png', 'jpg', 'webp']) {
-        const res = await convert(format, heic, 'IMG_0002.HEIC');
-        expect(res.statusCode, `${format}: ${res.body}`).toBe(200);
-        expect((await sharp(res.rawPayload).metadata()).icc, format).toEqual(srgb);
-      }
-      for (const [path, fields] of [
-        ['/api/rotate', { angle: '90' }],
-        ['/api/compress', {}],
-        ['/api/resize', { width: '100' }],
-      ] as const) {
-        const res = await postForm(t.app, path, {
-          token,
-          fields,
-          file: { filename: 'IMG_0002.HEIC', content: heic },
-        });
-        expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-        expect((await sharp(res.rawPayload).metadata()).icc, path).toEqual(srgb);
-      }
-    });
+    // libvips' own sRGB profile, and the HP/Microsoft one most cameras and editors embed, which
+    // libpng refuses to write into a PNG.
+    it.each(['srgb', 'hp-srgb'] as const)(
+      'reads a HEIC with the %s profile and keeps it',
+      async (name) => {
+        const heic = await fixtures.heicPhoto(320, 240, name);
+        const srgb =
+          name === 'hp-srgb'
+            ? fixtures.hpSrgbProfile()
+            : (
+                await sharp(
+                  await sharp(await fixtures.photoJpeg(8, 8))
+                    .withIccProfile('srgb')
+                    .png()
+                    .toBuffer(),
+                ).metadata()
+              ).icc!;
+        for (const format of ['png', 'jpg', 'webp']) {
+          const res = await convert(format, heic, 'IMG_0002.HEIC');
+          expect(res.statusCode, `${format}: ${res.body}`).toBe(200);
+          expect((await sharp(res.rawPayload).metadata()).icc, format).toEqual(srgb);
+        }
+        for (const [path, fields] of [
+          ['/api/rotate', { angle: '90' }],
+          ['/api/compress', {}],
+          ['/api/resize', { width: '100' }],
+        ] as const) {
+          const res = await postForm(t.app, path, {
+            token,
+            fields,
+            file: { filename: 'IMG_0002.HEIC', content: heic },
+          });
+          expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+          expect((await sharp(res.rawPayload).metadata()).icc, path).toEqual(srgb);
+        }
+      },
+    );
 
     it('refuses a damaged HEIC with invalid_image', async () => {
       const heic = await fixtures.heicPhoto(64, 48);

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sharp } from 'sharp';
 import { encodeHeif } from './heif.js';
+import { hasGifsicle, shrinkGif } from './lossy-gif.js';
 import { inImageSlot } from './slots.js';
 import type { InputFormat } from './sniff.js';
 
@@ -44,7 +45,8 @@ export const isLossy = (format: CompressedFormat, hasAlpha: boolean) =>
 /**
  * Sharp's encoder at one 1–100 quality for every format. PNG goes through palette quantisation
  * (libimagequant, as TinyPNG does), which keeps the alpha channel; JPEG uses mozjpeg's trellis
- * quantisation; GIF keeps fewer colours and lets frames reuse near-equal pixels.
+ * quantisation; GIF keeps fewer colours and lets frames reuse near-equal pixels, then gifsicle's
+ * lossy encoder (lossy-gif.ts) lets runs of near-equal pixels compress.
  */
 function sharpEncoder(pipeline: Sharp, format: CompressedFormat, quality: number, alpha: boolean) {
   switch (format) {
@@ -65,7 +67,7 @@ function sharpEncoder(pipeline: Sharp, format: CompressedFormat, quality: number
       return pipeline.avif({ quality: avifQuality(quality), effort: AVIF_EFFORT });
     case 'gif':
       return pipeline.gif({
-        colours: Math.max(8, Math.round((256 * quality) / 100)),
+        colours: gifColours(quality),
         effort: 7,
         interFrameMaxError: Math.round((100 - quality) / 4),
       });
@@ -80,6 +82,7 @@ function sharpEncoder(pipeline: Sharp, format: CompressedFormat, quality: number
 }
 
 const avifQuality = (quality: number) => Math.max(1, Math.round(quality * 0.65));
+const gifColours = (quality: number) => Math.max(8, Math.round((256 * quality) / 100));
 
 /** Encodes `pipeline` as `format` at `quality` into `path`, off the event loop, in a slot. */
 export async function encodeCompressed(
@@ -90,6 +93,8 @@ export async function encodeCompressed(
 ): Promise<void> {
   if (format !== 'heic') {
     await inImageSlot(() => sharpEncoder(pipeline, format, quality, hasAlpha).toFile(path), signal);
+    if (format === 'gif' && (await hasGifsicle()))
+      await inImageSlot((slot) => shrinkGif(path, quality, gifColours(quality), slot), signal);
     return;
   }
   const png = join(path, '..', 'heic-source.png');

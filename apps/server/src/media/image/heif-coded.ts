@@ -105,6 +105,8 @@ class Reader {
 
 interface Box {
   type: string;
+  /** Where the box starts (its size, then its type). */
+  start: number;
   /** Where the box's content starts (after its header), and where the box ends. */
   body: number;
   end: number;
@@ -125,7 +127,7 @@ function boxes(buf: Buffer, from: number, to: number): Box[] {
       header = 16;
     } else if (size === 0) size = to - at;
     if (size < header || at + size > to) throw bad('a box runs past its parent');
-    found.push({ type, body: at + header, end: at + size });
+    found.push({ type, start: at, body: at + header, end: at + size });
     if (found.length > MAX_CHILDREN) throw bad('too many boxes');
     at += size;
   }
@@ -463,4 +465,35 @@ export function decodedPixels(buf: Buffer): HeifCount {
     for (const alpha of alphaOf.get(id) ?? []) total.coded += measure(alpha, 0).coded;
   }
   return total;
+}
+
+/** The ICC colour profiles of a HEIF file: the one an item carries, and a copy of the file without any. */
+export interface HeifProfiles {
+  /** The ICC profile of the item asked for (`colr` of type `prof` or `rICC`), if it has one. */
+  profile?: Buffer;
+  /** The file with every ICC `colr` box turned into a `free` box of the same size. */
+  withoutProfiles: Buffer;
+}
+
+const ICC_COLOUR_TYPES = new Set(['prof', 'rICC']);
+
+/**
+ * Takes the ICC profiles out of a HEIF file. heif-convert writes each image's profile into its
+ * PNG, and libpng refuses some common ones (HP's sRGB profile of 1998, which most cameras and
+ * editors embed, is a "known incorrect sRGB profile"), so the file is decoded without them and
+ * the profile of `itemId` is given back to the decoded image. A `free` box keeps every property's
+ * place, so the item associations stay as they were.
+ */
+export function heifProfiles(buf: Buffer, itemId: number): HeifProfiles {
+  const { items, properties } = readMeta(buf);
+  const isIcc = (box: Box) =>
+    box.type === 'colr' && ICC_COLOUR_TYPES.has(buf.toString('latin1', box.body, box.body + 4));
+  const own = items
+    .get(itemId)
+    ?.properties.map((index) => properties[index])
+    .find((box) => box !== undefined && isIcc(box));
+  const withoutProfiles = Buffer.from(buf);
+  for (const box of properties.filter(isIcc))
+    withoutProfiles.write('free', box.start + 4, 'latin1');
+  return { profile: own && buf.subarray(own.body + 4, own.end), withoutProfiles };
 }

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { crc32, deflate } from 'node:zlib';
 import type { EngineStatus } from '@refract/contracts';
 import { AppError } from '../../lib/app-error.js';
 import { runBounded } from '../bounded-process.js';
-import { decodedPixels, HeifUnmeasured } from './heif-coded.js';
+import { decodedPixels, heifProfiles, HeifUnmeasured } from './heif-coded.js';
 import { imageTooLarge, MAX_INPUT_PIXELS } from './pipeline.js';
 
 /**
@@ -97,7 +99,8 @@ export async function decodeHeif(path: string, signal?: AbortSignal): Promise<Bu
   if (!(await libheifStatus()).available)
     throw new AppError(415, 'unsupported_media_type', 'HEIC/HEIF is not readable on this server');
   // Counted before any libheif tool runs: heif-info decodes every top-level image too.
-  const real = measure(await readFile(path));
+  const file = await readFile(path);
+  const real = measure(file);
   if (real.coded > MAX_INPUT_PIXELS || real.canvas > MAX_INPUT_PIXELS) throw imageTooLarge();
   const info = await run('heif-info', [path], signal, DECODE_MEMORY);
   const { images, primary } = heifImages(info.stdout);
@@ -106,17 +109,42 @@ export async function decodeHeif(path: string, signal?: AbortSignal): Promise<Bu
   if (images.some((image) => !real.topLevel.includes(image.id))) throw invalid();
   if (images.reduce((sum, image) => sum + image.pixels, 0) > MAX_INPUT_PIXELS)
     throw imageTooLarge();
+  const { profile, withoutProfiles } = heifProfiles(file, images[primary]!.id);
+  const source = beside(path, 'heic');
   const png = beside(path, 'png');
   // With several images heif-convert numbers its outputs: name-1.png, name-2.png, ...
   const outputs =
     images.length === 1 ? [png] : images.map((_, i) => png.replace(/\.png$/, `-${i + 1}.png`));
   try {
-    const decoded = await run(DECODER, ['--quiet', path, png], signal, DECODE_MEMORY);
-    if (decoded.failed) throw invalid();
-    return await readFile(outputs[primary]!);
+    await writeFile(source, withoutProfiles);
+    const decoded = await run(DECODER, ['--quiet', source, png], signal, DECODE_MEMORY);
+    // heif-convert exits 0 when it cannot write an image: the file's absence says so.
+    const written = decoded.failed
+      ? undefined
+      : await readFile(outputs[primary]!).catch(() => undefined);
+    if (!written) throw invalid();
+    return profile ? await withIccChunk(written, profile) : written;
   } finally {
-    await Promise.all(outputs.map((output) => rm(output, { force: true })));
+    await Promise.all([source, ...outputs].map((output) => rm(output, { force: true })));
   }
+}
+
+/**
+ * The PNG with `profile` in an iCCP chunk right after its header (the chunk must come before the
+ * image data). libvips reads it as the image's profile, whatever libpng thinks of the profile.
+ */
+async function withIccChunk(png: Buffer, profile: Buffer): Promise<Buffer> {
+  // Compressed on libuv's threads: a file's profile may be as large as the file.
+  const compressed = await promisify(deflate)(profile);
+  const data = Buffer.concat([Buffer.from('ICC profile\0\0', 'latin1'), compressed]);
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write('iCCP', 4, 'latin1');
+  data.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  // The signature (8 bytes), then IHDR: its length, type, 13 bytes of fields and its CRC.
+  const afterHeader = 8 + 12 + png.readUInt32BE(8);
+  return Buffer.concat([png.subarray(0, afterHeader), chunk, png.subarray(afterHeader)]);
 }
 
 /**
