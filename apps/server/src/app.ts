@@ -25,6 +25,7 @@ import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
+import { registerLingeringClose } from './plugins/lingering-close.js';
 import { endEventStreamsOnClose } from './lib/server-sent-events.js';
 import { registerCors } from './plugins/cors.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
@@ -97,6 +98,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   }
   registerErrorHandler(app);
   closeStalledRequests(app, config.uploadTimeouts);
+  registerLingeringClose(app);
   await registerCors(app, config.corsOrigins);
   const services = createServices(context, app.log);
   // Before any route: every route gets its guard as it is declared.

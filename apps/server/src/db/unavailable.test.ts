@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { readinessSchema } from '@refract/contracts';
@@ -7,6 +8,7 @@ import { createTestDatabase, postgresUrl, type TestDatabase } from '../test/data
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { registerUser } from '../test/accounts.js';
 import { tcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
+import { fetchForm } from '../test/multipart.js';
 
 describe('isDatabaseUnavailable', () => {
   const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -110,6 +112,25 @@ describe.skipIf(!postgresUrl)('the database unreachable [postgres]', () => {
     }
     expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200);
     expect((await stats()).statusCode).toBe(200);
+  });
+
+  it('refused: an upload under way gets its 503 and Retry-After through fetch', async () => {
+    const user = await registerUser(t.app);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    await proxy.refuse();
+    try {
+      const res = await fetchForm(
+        `http://127.0.0.1:${port}/api/video/compress-video`,
+        [{ field: 'video', name: 'clip.mp4', bytes: 24 * 1024 * 1024 }],
+        user.token,
+      );
+      expect(res.status, res.error).toBe(503);
+      expect(res.body?.code).toBe('service_unavailable');
+      expect(res.headers?.['retry-after']).toBe('10');
+    } finally {
+      await proxy.restore();
+    }
   });
 
   it('silent (packets dropped): 503 once a deadline passes, not a hang', async () => {

@@ -34,12 +34,9 @@ const DEFAULT_RETRY_AFTER: Record<number, string> = { 429: '60', 503: '30' };
 export function registerErrorHandler(app: FastifyInstance) {
   // Every 429 and 503 tells the client when to come back, whichever part of the app answered.
   // A callback hook: it runs on every answer and needs no promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const retryAfter = DEFAULT_RETRY_AFTER[reply.statusCode];
     if (retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
-    // Answered before its body was read (a refused or oversized upload): close the connection
-    // rather than let Node read the rest of a body nobody wants.
-    if (request.raw.complete === false) reply.header('connection', 'close');
     done(null, payload);
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -65,7 +65,8 @@ export async function registerUploads(app: FastifyInstance) {
 /**
  * Busboy only truncates a file part past its limit and reads on to the end of the part: stop
  * reading there instead, failing the part's stream with 413 file_too_large. The answer sent
- * before the body is read closes the connection (plugins/error-handler.ts).
+ * before the body is read closes the connection once the client has sent the rest
+ * (plugins/lingering-close.ts).
  */
 export function stopAtLimit(file: Readable, maxBytes: number) {
   file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
