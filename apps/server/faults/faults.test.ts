@@ -260,6 +260,20 @@ describe.skipIf(missing !== undefined)('many nodes through faults', () => {
     expect(Date.now() - termAt).toBeLessThan(3_000);
   }, 400_000);
 
+  it('a worker stopped while it starts exits cleanly, before taking any job', async () => {
+    const starting = c.start('starting', 'worker', { WORKERS: '1' });
+    const exited = new Promise<number | null>((resolve) => starting.child.once('exit', resolve));
+    // Its first line says it is starting: the stop comes while it loads, opens the database
+    // and probes its engines (16 s under load).
+    await within(120_000, 'the worker to begin', () =>
+      starting.log.some((line) => line.includes(': starting')),
+    );
+    process.kill(c.nodePid(starting), 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(starting.log.join('\n')).toMatch(/SIGTERM during start-up, before any work was taken/);
+    expect(starting.log.some((line) => line.includes(' worker: '))).toBe(false);
+  }, 400_000);
+
   it('a web process killed during a waiting request: the job is delivered and found in GET /api/jobs', async () => {
     const user = await register(web2);
     const waiting = fetch(`${web2.url}/api/video/convert-video`, {

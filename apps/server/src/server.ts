@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { handleProcessFaults } from './lib/process-faults.js';
 import { openDatabaseAtStart } from './db/open-at-start.js';
-import { detectEngines } from './media/engines.js';
+import { detectEngines, keepProbingSilentEngines } from './media/engines.js';
 import { APP_VERSION } from './app-context.js';
 import { buildApp } from './app.js';
 import { trackOpenRequests } from './plugins/drain.js';
@@ -10,6 +10,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabaseAtStart(config, (line) => console.warn(line));
   const engines = await detectEngines(config.engines);
+  keepProbingSilentEngines(engines, config.engines);
   const app = await buildApp({ config, database, engines, version: APP_VERSION });
   const requests = trackOpenRequests(app);
 

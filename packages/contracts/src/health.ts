@@ -50,6 +50,11 @@ export const readinessSchema = z.object({
     queue: check.optional(),
     /** DATA_DIR is the volume every process shares (a marker recorded in the database). */
     dataDir: check,
+    /**
+     * Every engine installed here answered its probe (ffmpeg, Chromium): one that did not is
+     * probed again each minute. An engine not installed at all is no reason to wait.
+     */
+    engines: check,
   }),
 });
 

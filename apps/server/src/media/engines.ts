@@ -7,19 +7,31 @@ import { faceModelStatus } from './faces/face-detector.js';
 import { segmentationModelStatus } from './segmentation/person-segmenter.js';
 import { superResolutionStatus } from './upscale/super-resolution.js';
 import { libheifStatus } from './image/heif.js';
+import { PROBE_TRIES_MS } from './probe-tries.js';
 
 export type Engines = Health['engines'];
 
 const missing: EngineStatus = { available: false, version: null };
 
-/** Runs `command --version`-style probes with an argument array (never a shell) and a time limit. */
-function firstLineOf(command: string, args: string[]): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: 10_000, windowsHide: true }, (err, stdout) => {
-      if (err) return resolve(null);
-      resolve(stdout.split('\n')[0]?.trim() || null);
+/**
+ * The first line a `--version`-style probe prints, run with an argument array (never a shell);
+ * null when the program is not there or never answered in `tries`.
+ */
+async function firstLineOf(
+  command: string,
+  args: string[],
+  tries = PROBE_TRIES_MS,
+): Promise<string | null> {
+  for (const timeout of tries) {
+    const answer = await new Promise<{ line: string | null; absent: boolean }>((resolve) => {
+      execFile(command, args, { timeout, windowsHide: true }, (err, stdout) => {
+        const absent = (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+        resolve({ line: err ? null : stdout.split('\n')[0]?.trim() || null, absent });
+      });
     });
-  });
+    if (answer.line || answer.absent) return answer.line;
+  }
+  return null;
 }
 
 async function detectSharp(): Promise<Engines['sharp']> {
@@ -41,14 +53,14 @@ async function detectMagick(): Promise<EngineStatus> {
   }
 }
 
-async function detectFfmpeg(path: string): Promise<EngineStatus> {
-  const line = await firstLineOf(path, ['-hide_banner', '-version']);
+async function detectFfmpeg(path: string, tries?: number[]): Promise<EngineStatus> {
+  const line = await firstLineOf(path, ['-hide_banner', '-version'], tries);
   const version = line?.match(/^ffmpeg version (\S+)/)?.[1];
   return version ? { available: true, version } : missing;
 }
 
-async function detectChromium(path: string): Promise<EngineStatus> {
-  const line = await firstLineOf(path, ['--version']);
+async function detectChromium(path: string, tries?: number[]): Promise<EngineStatus> {
+  const line = await firstLineOf(path, ['--version'], tries);
   const version = line?.match(/(\d+\.\d+\.\d+\.\d+)/)?.[1];
   return version ? { available: true, version } : missing;
 }
@@ -68,13 +80,20 @@ export function resolveExecutable(command: string): string {
   return command;
 }
 
-/** Looks for every engine once, at start-up. A missing engine is reported, never fatal. */
-export async function detectEngines(paths: { ffmpeg: string; chromium: string }): Promise<Engines> {
+export interface EnginePaths {
+  ffmpeg: string;
+  chromium: string;
+  /** Each probe's tries (PROBE_TRIES_MS unless set). */
+  probeTriesMs?: number[];
+}
+
+/** Looks for every engine at start-up. A missing engine is reported, never fatal. */
+export async function detectEngines(paths: EnginePaths): Promise<Engines> {
   const [sharp, magick, ffmpeg, chromium, libheif] = await Promise.all([
     detectSharp(),
     detectMagick(),
-    detectFfmpeg(paths.ffmpeg),
-    detectChromium(paths.chromium),
+    detectFfmpeg(paths.ffmpeg, paths.probeTriesMs),
+    detectChromium(paths.chromium, paths.probeTriesMs),
     libheifStatus(),
   ]);
   return {
@@ -87,4 +106,47 @@ export async function detectEngines(paths: { ffmpeg: string; chromium: string })
     superResolution: superResolutionStatus(),
     libheif,
   };
+}
+
+/** Whether a program is there to run (installed, executable), answering or not. */
+const installed = (command: string) => {
+  try {
+    accessSync(resolveExecutable(command), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The engines that are installed but did not answer their probe: such a process is not ready
+ * (health-routes.ts), while one built without an engine is.
+ */
+type ProgramEngine = 'ffmpeg' | 'chromium';
+
+export function silentEngines(engines: Engines, paths: EnginePaths): ProgramEngine[] {
+  return (['ffmpeg', 'chromium'] as ProgramEngine[]).filter(
+    (name) => !engines[name].available && installed(paths[name]),
+  );
+}
+
+/**
+ * Probes again, every `everyMs`, each engine that is installed but did not answer, and puts
+ * what it finds in `engines` itself (every tool reads it there). Returns the stop.
+ */
+export function keepProbingSilentEngines(engines: Engines, paths: EnginePaths, everyMs = 60_000) {
+  const detect = { ffmpeg: detectFfmpeg, chromium: detectChromium };
+  let probing = false;
+  const timer = setInterval(async () => {
+    if (probing) return;
+    probing = true;
+    try {
+      for (const name of silentEngines(engines, paths))
+        Object.assign(engines[name], await detect[name](paths[name], paths.probeTriesMs));
+    } finally {
+      probing = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

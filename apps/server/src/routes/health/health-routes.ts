@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
 import { DeadlineExceeded, withDeadline } from '../../lib/deadline.js';
 import { volumeMismatch } from '../../services/health/volume-marker.js';
-import type { Engines } from '../../media/engines.js';
+import { silentEngines, type Engines } from '../../media/engines.js';
 
 /** How long readiness waits for the database and Redis before calling them down. */
 const CHECK_DEADLINE_MS = 2000;
@@ -127,7 +127,14 @@ export const healthRoutes =
             request.log,
           ),
         ]);
-        const checks = { database, ...(queue ? { queue } : {}), dataDir };
+        const silent = silentEngines(context.engines, context.config.engines);
+        const engines = silent.length
+          ? {
+              ok: false,
+              reason: `${silent.join(' and ')} installed but not answering; probed again each minute`,
+            }
+          : { ok: true };
+        const checks = { database, ...(queue ? { queue } : {}), dataDir, engines };
         const ready = Object.values(checks).every((c) => c.ok);
         if (!ready) request.log.warn({ checks }, 'not ready');
         return reply
