@@ -128,6 +128,20 @@ export const noisyVideo = (seconds = 2) =>
     ...['-pix_fmt', 'yuv420p'],
   ]);
 
+/**
+ * A moving picture with light grain and a sound track, about 2 MB for 3 s; `fragmented` writes it
+ * as screen recorders and many cameras do (`frag_keyframe+empty_moov`: no sample table up front,
+ * the frames in fragments).
+ */
+export const grainyVideo = (seconds = 3, fragmented = false) =>
+  generate('mp4', [
+    ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=25:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`],
+    ...['-vf', 'noise=alls=12:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26'],
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest'],
+    ...(fragmented ? ['-movflags', 'frag_keyframe+empty_moov'] : []),
+  ]);
+
 /** A real shape: an mp3 whose cover image (5000×5000 JPEG) is over the video pixel limit. */
 export const mp3WithLargeCover = () => {
   const cover = generate('jpg', [

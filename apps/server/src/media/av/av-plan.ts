@@ -19,8 +19,16 @@ export interface AvPlan {
   tail: string[];
   /** The result's length: for progress and the output estimate. */
   durationSeconds: number;
-  /** A target size: two passes at this bitrate (one where the encoder has no two-pass). */
-  target?: { bytes: number; videoKbps: number; twoPass?: 'pass' | 'x265' };
+  /**
+   * A target size: two passes at this bitrate (one where the encoder has no two-pass), frames
+   * timed as the muxer times them.
+   */
+  target?: {
+    bytes: number;
+    videoKbps: number;
+    twoPass?: 'pass' | 'x265';
+    frameTiming: 'cfr' | 'vfr';
+  };
   /** What the options did to this file, shown in the job's state. */
   applied: Applied;
 }

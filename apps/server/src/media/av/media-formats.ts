@@ -58,7 +58,10 @@ export interface VideoEncoder {
   crf: number;
   maxCrf: number;
   args(rate: { crf: number } | { kbps: number }): string[];
-  /** Two-pass rate control for a target size (SVT-AV1 in Debian's ffmpeg 5.1 has none). */
+  /**
+   * Two-pass rate control for a target size: none for SVT-AV1 (Debian's ffmpeg 5.1 has none) and
+   * realtime VP9 (see below).
+   */
   twoPass?: 'pass' | 'x265';
 }
 
@@ -80,15 +83,19 @@ export const VIDEO_ENCODERS: Record<VideoCodec | 'mpeg4', VideoEncoder> = {
     twoPass: 'x265',
     args: (r) => ['-c:v', 'libx265', '-preset', 'veryfast', ...rate(r), '-pix_fmt', 'yuv420p'],
   },
-  // Realtime VP9 keeps webm within reach of the other formats' speed.
+  // Realtime VP9 keeps webm within reach of the other formats' speed. No two passes: libvpx
+  // writes no first-pass statistics at the realtime deadline, and the "good" one that does is
+  // about 10× slower; a target size is met by re-encoding at a corrected bitrate instead.
   vp9: {
     encoder: 'libvpx-vp9',
     crf: 33,
     maxCrf: 63,
-    twoPass: 'pass',
     args: (r) => [
       ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1'],
-      ...('crf' in r ? ['-b:v', '0', '-crf', String(r.crf)] : ['-b:v', `${r.kbps}k`]),
+      // At a bitrate, constant: realtime VP9 asked only for an average overshot it by 2×.
+      ...('crf' in r
+        ? ['-b:v', '0', '-crf', String(r.crf)]
+        : ['-b:v', `${r.kbps}k`, '-minrate', `${r.kbps}k`, '-maxrate', `${r.kbps}k`]),
     ],
   },
   av1: {
@@ -119,6 +126,13 @@ export interface VideoContainer {
   audioArgs: string[];
   audioEncoder: string;
   extraArgs: string[];
+  /**
+   * How ffmpeg times frames into this muxer when not told (its `-fps_mode auto`): constant rate
+   * (frames repeated or dropped to fill the timeline) or as they come. Both passes of a target
+   * size must see the same frames: the first pass's null muxer would take them as they come, and
+   * x264 then met more frames in its second pass than in its first (a fragmented MP4) and failed.
+   */
+  frameTiming: 'cfr' | 'vfr';
 }
 
 const AAC = ['-c:a', 'aac', '-b:a', '160k'];
@@ -131,6 +145,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: AAC,
     audioEncoder: 'aac',
     extraArgs: FASTSTART,
+    frameTiming: 'cfr',
   },
   mkv: {
     codecs: ['h264', 'h265', 'vp9', 'av1'],
@@ -138,6 +153,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: AAC,
     audioEncoder: 'aac',
     extraArgs: [],
+    frameTiming: 'vfr',
   },
   webm: {
     codecs: ['vp9', 'av1'],
@@ -145,6 +161,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: ['-c:a', 'libopus', '-b:a', '128k', '-ar', '48000'],
     audioEncoder: 'libopus',
     extraArgs: [],
+    frameTiming: 'vfr',
   },
   avi: {
     codecs: ['mpeg4'],
@@ -152,6 +169,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: ['-c:a', 'libmp3lame', '-b:a', '192k'],
     audioEncoder: 'libmp3lame',
     extraArgs: [],
+    frameTiming: 'cfr',
   },
   mov: {
     codecs: ['h264', 'h265'],
@@ -159,6 +177,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: AAC,
     audioEncoder: 'aac',
     extraArgs: FASTSTART,
+    frameTiming: 'cfr',
   },
   flv: {
     codecs: ['h264'],
@@ -166,6 +185,7 @@ export const VIDEO_CONTAINERS: Record<Exclude<VideoFormat, 'gif'>, VideoContaine
     audioArgs: [...AAC, '-ar', '44100'],
     audioEncoder: 'aac',
     extraArgs: [],
+    frameTiming: 'vfr',
   },
 };
 

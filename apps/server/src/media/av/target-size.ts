@@ -5,8 +5,6 @@ export const MIN_VIDEO_KBPS = 50;
 export const MIN_AUDIO_KBPS = 32;
 /** Room left for the container's own bytes and the encoder's overshoot. */
 const HEADROOM = 0.96;
-/** The result may be this much over the target at most, else it is refused. */
-export const TARGET_TOLERANCE = 1.03;
 
 /** How the sound track counts against the target. */
 export type SoundBudget =

@@ -115,7 +115,7 @@ export async function planVideo(input: VideoPlanInput): Promise<AvPlan> {
     const videoKbps = Math.min(rates.videoKbps, sourceKbps);
     audioKbps = rates.audioKbps;
     videoCodec = encoder.args({ kbps: videoKbps });
-    target = { bytes, videoKbps, twoPass: encoder.twoPass };
+    target = { bytes, videoKbps, twoPass: encoder.twoPass, frameTiming: container.frameTiming };
     Object.assign(applied, { targetBytes: bytes, videoBitrateKbps: videoKbps });
     applied.passes = encoder.twoPass ? 2 : 1;
   } else if (input.compressPercentage !== undefined) {
