@@ -31,14 +31,15 @@ test('a batch cut to the uses left: 3 of 4 run, a damaged one fails alone, one z
   await expect(page.getByRole('link', { name: 'Upgrade for more' })).toBeVisible();
   await page.getByRole('button', { name: 'Run the first 3 only' }).click();
 
+  // The list is in name order: broken.jpg, IMG_1.jpg, IMG_1.jpg, last.jpg.
   const rows = page.getByTestId('batch-row');
   await expect(page.getByText('2 done, 1 failed, of 3')).toBeVisible({ timeout: 30_000 });
-  await expect(rows.nth(0)).toHaveAttribute('data-status', 'done');
-  await expect(rows.nth(1)).toHaveAttribute('data-status', 'failed');
-  await expect(rows.nth(1)).toContainText('This type of file is not supported.');
+  await expect(rows.nth(0)).toHaveAttribute('data-status', 'failed');
+  await expect(rows.nth(0)).toContainText('This type of file is not supported.');
+  await expect(rows.nth(1)).toHaveAttribute('data-status', 'done');
   await expect(rows.nth(2)).toHaveAttribute('data-status', 'done');
   await expect(rows.nth(3)).toHaveAttribute('data-status', 'skipped');
-  await expect(rows.nth(0)).toContainText('saved');
+  await expect(rows.nth(1)).toContainText('saved');
 
   const [one] = await Promise.all([
     page.waitForEvent('download'),
@@ -55,6 +56,27 @@ test('a batch cut to the uses left: 3 of 4 run, a damaged one fails alone, one z
 
   await page.goto('/dashboard');
   await expect(page.getByTestId('usage-optimize-compress')).toHaveText('2 of 3 used');
+});
+
+test('files are listed and run in the order people number them: b1, b2, b3, then b10', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'batch order 1');
+  await page.goto('/compress');
+  // As a system's picker may give them: in code point order.
+  const names = ['b1.jpg', 'b10.jpg', 'b2.jpg', 'b3.jpg'];
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles(await Promise.all(names.map((name, i) => photo(name, i))));
+  const rows = page.getByTestId('batch-row');
+  await expect(rows).toHaveCount(4);
+  for (const [i, name] of ['b1.jpg', 'b2.jpg', 'b3.jpg', 'b10.jpg'].entries())
+    await expect(rows.nth(i)).toContainText(name);
+  // Basic has 3 compressions a month: the first 3 are b1, b2 and b3.
+  await page.getByRole('button', { name: 'Run the first 3 only' }).click();
+  await expect(page.getByText('3 done, 0 failed, of 3')).toBeVisible({ timeout: 30_000 });
+  await expect(rows.nth(3)).toHaveAttribute('data-status', 'skipped');
+  await expect(rows.nth(3)).toContainText('b10.jpg');
 });
 
 for (const width of [375, 1280]) {

@@ -50,6 +50,23 @@ test('convert a WAV to MP3, watching both progress bars reach 100', async ({
   await expect(page.getByTestId('usage-convert-audio')).toHaveText('1 of 3 used');
 });
 
+test("the audio converter takes a video's sound track, as the API does", async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'audio password 2');
+  await page.goto('/convertaudio');
+  const clip = generate('clip.mp4', [
+    ...['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25:duration=2'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-shortest'],
+  ]);
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'clip.mp4', mimeType: 'video/mp4', buffer: clip });
+  await page.getByRole('button', { name: 'Convert to MP3' }).click();
+  const link = page.getByRole('link', { name: 'Download clip.mp3' });
+  await expect(link).toBeVisible({ timeout: 60_000 });
+});
+
 test('cancel a video compression: it stops and costs nothing', async ({ page }) => {
   await signUp(page, uniqueEmail(), 'video password 1');
   await page.goto('/compress-video');

@@ -19,6 +19,8 @@ import type { ToolResult } from './use-tool-run';
 
 export type ToolKind = 'image' | 'audio' | 'video';
 
+const VIDEO_EXTENSIONS = ['.mkv', '.flv', '.avi', '.mov', '.webm', '.mp4'];
+
 /**
  * What the picker offers per kind. Extensions go under a MIME key: react-dropzone skips bare
  * ones with a warning. Images add the extensions browsers give no image type.
@@ -41,9 +43,21 @@ export const ACCEPT: Record<ToolKind, Record<string, string[]>> = {
       '.pbm',
     ],
   },
-  audio: { 'audio/*': ['.aiff', '.amr', '.opus', '.m4a', '.flac', '.wav', '.ogg', '.mp3'] },
-  video: { 'video/*': ['.mkv', '.flv', '.avi', '.mov', '.webm', '.mp4'] },
+  // The audio tools take a video's sound track too, as the server does.
+  audio: {
+    'audio/*': ['.aiff', '.amr', '.opus', '.m4a', '.flac', '.wav', '.ogg', '.mp3'],
+    'video/*': VIDEO_EXTENSIONS,
+  },
+  video: { 'video/*': VIDEO_EXTENSIONS },
 };
+
+/**
+ * Files in the order people number them (b1, b2, b10), whatever order the system's picker gave
+ * (code point order puts b10 before b2): a batch runs, and "the first N" are, in this order.
+ */
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+export const naturalOrder = (files: File[]) =>
+  [...files].sort((a, b) => byName.compare(a.name, b.name));
 
 /** Codes that say only "it failed": a tool may word these its own way. */
 const GENERAL_FAILURES = new Set<ApiError['code']>([
@@ -147,7 +161,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
   const pick = useCallback(
     (accepted: File[], rejected: RefusedFile[]) => {
       setRefused(rejected);
-      if (accepted.length > 0) choose(accepted);
+      if (accepted.length > 0) choose(naturalOrder(accepted));
     },
     [choose],
   );

@@ -128,7 +128,7 @@ export function ApiKeysSection() {
                 <Text size="xs" c="dimmed">
                   {t('dashboard.apiKeys.count', {
                     used: formatNumber(list.length),
-                    max: formatNumber(MAX_API_KEYS),
+                    count: MAX_API_KEYS,
                   })}
                 </Text>
                 {list.map((key) => (

@@ -85,7 +85,7 @@ export function BatchPanel(props: {
     plan.cut === 'uses'
       ? t('batch.cutUses', { count: plan.runnable })
       : plan.cut === 'files'
-        ? t('batch.cutFiles', { max: plan.maxFiles })
+        ? t('batch.cutFiles', { count: plan.maxFiles })
         : plan.cut === 'bytes'
           ? t('batch.cutBytes', { size: formatBytes(plan.maxBytes) })
           : null;
