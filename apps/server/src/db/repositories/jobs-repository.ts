@@ -306,7 +306,8 @@ export function jobsRepository(db: Kysely<Database>) {
 
     /**
      * A user's jobs, newest first, `limit` of them from before the cursor `before`
-     * (created_at and id of the last one seen). Slots still receiving their upload are not jobs yet.
+     * (created_at and id of the last one seen). A slot still receiving its upload is listed (as
+     * waiting): it holds one of the user's places until it becomes a job or is freed.
      */
     listForUser(userId: string, limit: number, before?: { createdAt: string; id: string }) {
       // A batch is listed once, by its first file; batchCounts tells how all its files stand.
@@ -314,7 +315,6 @@ export function jobsRepository(db: Kysely<Database>) {
         .selectFrom('jobs')
         .selectAll()
         .where('user_id', '=', userId)
-        .where('status', '!=', 'receiving')
         .where((eb) =>
           eb.or([
             eb('batch_id', 'is', null),
@@ -364,14 +364,25 @@ export function jobsRepository(db: Kysely<Database>) {
       );
     },
 
-    /** Slots claimed before `before` whose upload never became a job (their process died). */
+    /** Slots still receiving whose process last renewed them before `before` (it died). */
     listReceivingBefore: (before: string) =>
       db
         .selectFrom('jobs')
         .selectAll()
         .where('status', '=', 'receiving')
-        .where('created_at', '<', before)
+        .where('updated_at', '<', before)
         .execute(),
+
+    /** These slots' uploads are still arriving: their process renews them (a heartbeat). */
+    async renewReceiving(ids: string[], now: string) {
+      if (ids.length === 0) return;
+      await db
+        .updateTable('jobs')
+        .set({ updated_at: now })
+        .where('id', 'in', ids)
+        .where('status', '=', 'receiving')
+        .execute();
+    },
 
     /** Ended jobs whose files are still kept, finished before `before`. */
     listKeptBefore: (before: string) =>

@@ -128,7 +128,6 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
         volume: sharedVolumeGuard(t.database.options.dataDir, settingsRepository(db)),
         queueLimit: 20,
         resultTtlMs: 3_600_000,
-        uploadTimeoutMs: 600_000,
         queue: localQueue(0, async () => {}),
         runner: { interrupt() {} } as unknown as JobRunner,
         changes: new EventEmitter(),

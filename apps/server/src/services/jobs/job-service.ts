@@ -26,8 +26,12 @@ export const MAX_ATTEMPTS = 2;
 export const UNWOKEN_MS = 20_000;
 /** A job still waiting after this long was lost with its queue (Redis restarted without data). */
 const LOST_IN_QUEUE_MS = 6 * 60 * 60 * 1000;
-/** A slot whose upload has not become a job by then lost its process (uploads end by UPLOAD_TIMEOUT). */
-const RECEIVING_MARGIN_MS = 10_000;
+/**
+ * A slot still receiving its upload is renewed by its process every RUNNER_CHECK_MS; one not
+ * renewed this long lost its process (killed with uploads in flight), and is freed with its
+ * files, so the user's places come back within half a minute rather than at UPLOAD_TIMEOUT.
+ */
+export const SILENT_UPLOAD_MS = 20_000;
 /** An ended job's record outlives its files by this much, so a late download answers 410. */
 const RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 200;
@@ -128,8 +132,6 @@ export function jobService(deps: {
   volume: SharedVolumeGuard;
   queueLimit: number;
   resultTtlMs: number;
-  /** How long an upload may take (UPLOAD_TIMEOUT): a slot older than that lost its process. */
-  uploadTimeoutMs: number;
   queue: JobQueue;
   runner: JobRunner;
   /** Emits a job's id when this process changed it; other processes' changes are polled. */
@@ -146,6 +148,14 @@ export function jobService(deps: {
   const waiting = new Set<string>();
   /** Slots this process claimed whose upload has not yet become a job or been given back. */
   const receiving = new Set<string>();
+
+  /** Slots whose process stopped renewing them before `before`: rows and partial files go. */
+  async function freeLostUploads(before: string) {
+    for (const slot of await jobs.listReceivingBefore(before)) {
+      if (receiving.has(slot.id)) continue;
+      if (await jobs.releaseSlot(slot.id)) await removeJobDir(dataDir, slot.id);
+    }
+  }
 
   /**
    * Ends an unfinished job; its files go at once. A job that had already ended (done at that
@@ -408,13 +418,7 @@ export function jobService(deps: {
         await removeJobDir(dataDir, job.id);
         await jobs.remove(job.id);
       }
-      const lostSlots = options.everyUnfinished
-        ? now()
-        : ago(deps.uploadTimeoutMs + RECEIVING_MARGIN_MS);
-      for (const slot of await jobs.listReceivingBefore(lostSlots)) {
-        await removeJobDir(dataDir, slot.id);
-        await jobs.releaseSlot(slot.id);
-      }
+      if (options.everyUnfinished) await freeLostUploads(now());
       if (options.everyUnfinished)
         for (const job of await jobs.listSilent(now())) await stop(job, 'failed');
       else
@@ -433,6 +437,7 @@ export function jobService(deps: {
     async checkRunners() {
       let silent;
       try {
+        await jobs.renewReceiving([...receiving], now());
         silent = await jobs.listSilent(ago(SILENT_RUNNER_MS));
       } catch (err) {
         reachableSince = undefined;
@@ -440,6 +445,7 @@ export function jobService(deps: {
       }
       reachableSince ??= Date.now();
       if (Date.now() - reachableSince < SILENT_RUNNER_MS) return;
+      await freeLostUploads(ago(SILENT_UPLOAD_MS));
       const silentSince = ago(SILENT_RUNNER_MS);
       for (const job of silent) {
         if (job.status !== 'running') continue;

@@ -70,7 +70,6 @@ export async function startJobSystem(
     volume: sharedVolumeGuard(config.dataDir, settings),
     queueLimit: config.jobs.queueLimit,
     resultTtlMs: config.jobs.resultTtlMs,
-    uploadTimeoutMs: config.uploadTimeouts.totalMs,
     queue,
     runner,
     changes,
