@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { MB } from '@refract/contracts';
 
 /**
  * The only reader of process.env. Every variable is validated at start-up; a bad value
@@ -218,11 +219,11 @@ export function loadConfig(
       cores,
       queueLimit: e.JOB_QUEUE_LIMIT,
       resultTtlMs: e.RESULT_TTL * 1000,
-      resultBytesPerUser: Math.floor(e.RESULT_DISK_PER_USER * 1024 * 1024),
+      resultBytesPerUser: Math.floor(e.RESULT_DISK_PER_USER * MB),
       queueName: e.QUEUE_NAME,
     },
     media: {
-      maxOutputBytes: e.MEDIA_MAX_OUTPUT_MB * 1024 * 1024,
+      maxOutputBytes: e.MEDIA_MAX_OUTPUT_MB * MB,
       maxPixels: e.MEDIA_MAX_PIXELS,
       maxDurationSeconds: e.MEDIA_MAX_DURATION,
     },

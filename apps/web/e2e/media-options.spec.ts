@@ -33,7 +33,7 @@ test('audio options: 96 kbps mono, the first 3 s, sized before running', async (
   await page.getByRole('option', { name: 'Mono' }).click();
   await page.getByRole('textbox', { name: 'End (seconds)' }).fill('3');
   // 3 s at 96 kbps: 36 000 bytes.
-  await expect(page.getByText('Expected size: about 35 KB')).toBeVisible();
+  await expect(page.getByText('Expected size: about 36 KB')).toBeVisible();
 
   await page.getByRole('button', { name: 'Convert to MP3' }).click();
   const link = page.getByRole('link', { name: 'Download tone.mp3' });

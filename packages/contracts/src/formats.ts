@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mediaFormatInfoSchema } from './media.js';
+import { KB, MB } from './sizes.js';
 
 /** Every target Convert offers for images; `GET /api/formats` says which this server can write. */
 export const IMAGE_FORMATS = [
@@ -63,8 +64,8 @@ export const compressFieldsSchema = z.object({
   targetBytes: z.coerce
     .number()
     .int()
-    .min(1024)
-    .max(100 * 1024 * 1024)
+    .min(KB)
+    .max(100 * MB)
     .optional(),
   /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
   allowResize: z.enum(['true', 'false']).default('false'),

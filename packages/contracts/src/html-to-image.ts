@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MB } from './sizes.js';
 
 /** HTML larger than this is refused with 413 (the JSON body limit is a little above it). */
-export const MAX_HTML_BYTES = 1024 * 1024;
+export const MAX_HTML_BYTES = MB;
 
 export const HTML_IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 /** The largest image a render writes, in pixels (4000 × 16000 CSS pixels at 1×)… */

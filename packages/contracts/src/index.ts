@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './sizes.js';
 export * from './field-rules.js';
 export * from './languages.js';
 export * from './services.js';

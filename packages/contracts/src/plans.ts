@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireFields } from './field-rules.js';
 import { SERVICES, type Service } from './services.js';
+import { GB, MB } from './sizes.js';
 
 export const BILLING_TYPES = ['monthly', 'annual'] as const;
 export type BillingType = (typeof BILLING_TYPES)[number];
@@ -78,8 +79,8 @@ export const planBodySchema = z.object({
   batchMaxBytes: z
     .number()
     .int('must be a whole number')
-    .min(1024 * 1024)
-    .max(1024 ** 4)
+    .min(MB)
+    .max(1000 * GB)
     .optional(),
 });
 export type PlanBody = z.infer<typeof planBodySchema>;
@@ -95,8 +96,6 @@ export interface DefaultPlan {
   batchMaxFiles: number;
   batchMaxBytes: number;
 }
-
-const MB = 1024 * 1024;
 
 /** Seeded once into an empty database. */
 export const DEFAULT_PLANS: readonly DefaultPlan[] = [
@@ -114,7 +113,7 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'developer',
     batchMaxFiles: 20,
-    batchMaxBytes: 1024 * MB,
+    batchMaxBytes: GB,
     name: 'Developer',
     monthlyFeeCents: 499,
     annualFeeCents: 4790,
@@ -125,7 +124,7 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'business',
     batchMaxFiles: 100,
-    batchMaxBytes: 5 * 1024 * MB,
+    batchMaxBytes: 5 * GB,
     name: 'Business',
     monthlyFeeCents: 699,
     annualFeeCents: 6710,
@@ -136,7 +135,7 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'admin',
     batchMaxFiles: 100,
-    batchMaxBytes: 5 * 1024 * MB,
+    batchMaxBytes: 5 * GB,
     name: 'admin',
     monthlyFeeCents: 0,
     annualFeeCents: 0,

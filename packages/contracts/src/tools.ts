@@ -1,4 +1,5 @@
 import type { Service } from './services.js';
+import { MB } from './sizes.js';
 
 export type ToolCategory = 'image' | 'audio' | 'video';
 
@@ -13,8 +14,6 @@ export interface ToolEntry {
   /** Largest upload in bytes. */
   maxUploadBytes: number;
 }
-
-const MB = 1024 * 1024;
 
 /** The tools catalogue: one entry per tool page, in the order the nav shows them. */
 export const TOOLS = [

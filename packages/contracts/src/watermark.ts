@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireFields } from './field-rules.js';
+import { MB } from './sizes.js';
 
 /**
  * The watermark's fields and its geometry: where the mark goes and how big it is. The browser
@@ -10,7 +11,7 @@ import { requireFields } from './field-rules.js';
 export const WATERMARK_BASE_FONT_PX = 40;
 export const MAX_WATERMARK_TEXT = 200;
 /** A logo upload (PNG, JPEG or WebP) is at most this many bytes and pixels. */
-export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
+export const MAX_LOGO_BYTES = 5 * MB;
 export const MAX_LOGO_PIXELS = 16_000_000;
 /** Tiled marks past this count are spread further apart: a tiny mark cannot mean 100 000 copies. */
 export const MAX_WATERMARK_TILES = 400;

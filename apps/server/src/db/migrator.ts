@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-job-runs.js';
 import * as m013 from './migrations/013-batches.js';
 import * as m014 from './migrations/014-invisible-email-characters.js';
 import * as m015 from './migrations/015-job-waivers.js';
+import * as m016 from './migrations/016-decimal-batch-sizes.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-batches': m013,
   '014-invisible-email-characters': m014,
   '015-job-waivers': m015,
+  '016-decimal-batch-sizes': m016,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@refract/contracts';
+import { ERROR_CODES, sizeLabel, type ErrorCode } from '@refract/contracts';
 import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,8 +8,6 @@ import type { RouteDocs } from './route-docs.js';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0] & { route: RouteOptions };
 type JsonSchema = Record<string, unknown>;
-
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 const REQUEST_ID = {
   type: 'string',
@@ -103,7 +101,7 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
       [upload.fileField]: {
         type: 'string',
         format: 'binary',
-        description: `The file, at most ${mb(upload.maxBytes)}`,
+        description: `The file, at most ${sizeLabel(upload.maxBytes)}`,
       },
       ...Object.fromEntries(
         (upload.extraFiles ?? []).map(({ field, maxBytes, requiredWhen: when }) => [
@@ -111,7 +109,7 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
           {
             type: 'string',
             format: 'binary',
-            description: `${when ? `Required when ${when.field} is ${when.equals}` : 'Optional'}, at most ${mb(maxBytes)}`,
+            description: `${when ? `Required when ${when.field} is ${when.equals}` : 'Optional'}, at most ${sizeLabel(maxBytes)}`,
           },
         ]),
       ),

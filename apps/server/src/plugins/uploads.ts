@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import { IndirectionScanner } from '../media/av/indirections.js';
 import { refuseUnknownFields } from '../lib/unknown-fields.js';
+import { sizeLabel } from '@refract/contracts';
 
 export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
@@ -33,13 +34,11 @@ export interface ExtraFile {
   requiredWhen?: { field: string; equals: string };
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
 export const fileTooLarge = (maxBytes: number) =>
   new AppError(
     413,
     'file_too_large',
-    `The file is larger than the ${mb(maxBytes)} limit of this tool`,
+    `The file is larger than the ${sizeLabel(maxBytes)} limit of this tool`,
   );
 
 const tooManyParts = () => new AppError(413, 'payload_too_large', 'The form has too many parts');

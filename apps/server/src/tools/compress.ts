@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressFieldsSchema, toolById } from '@refract/contracts';
+import { compressFieldsSchema, KB, toolById } from '@refract/contracts';
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import { resultName } from '../lib/result-name.js';
@@ -42,7 +42,7 @@ function askedSize(fields: Fields, width: number, height: number) {
   return { width, height };
 }
 
-const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
+const kb = (bytes: number) => `${Math.ceil(bytes / KB)} KB`;
 
 /** A pipeline at the asked size times `scale`; a GIF or WebP animation keeps its frames. */
 async function sizedPipeline(

@@ -1,3 +1,4 @@
+import { KB } from '@refract/contracts';
 import { currentLanguage } from './i18n';
 
 /** A date in the user's language, e.g. "25 November 2026" / "2026年11月25日". */
@@ -18,13 +19,13 @@ export function formatMoney(dollars: number): string {
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat(currentLanguage()).format(value);
 }
-/** 1536 → "1.5 KB", in the user's number format. */
+/** 1500 → "1.5 KB", in the user's number format and decimal units (contracts' sizes.ts). */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= KB && unit < units.length - 1) {
+    value /= KB;
     unit += 1;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;

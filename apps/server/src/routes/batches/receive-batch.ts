@@ -3,7 +3,7 @@ import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { BATCH_PER_FILE_FIELD } from '@refract/contracts';
+import { BATCH_PER_FILE_FIELD, sizeLabel } from '@refract/contracts';
 import type { Config } from '../../config.js';
 import type { BatchRow } from '../../db/repositories/batches-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
@@ -22,8 +22,6 @@ export interface BatchLimits {
   files: number;
   bytes: number;
 }
-
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 export const tooManyFiles = (limits: BatchLimits) =>
   new AppError(
@@ -45,7 +43,7 @@ export const tooManyBytes = (limits: BatchLimits) =>
   new AppError(
     413,
     'batch_too_large',
-    `Your plan takes up to ${mb(limits.bytes)} in one batch. Send fewer or smaller files, or upgrade your plan.`,
+    `Your plan takes up to ${sizeLabel(limits.bytes)} in one batch. Send fewer or smaller files, or upgrade your plan.`,
   );
 
 /**

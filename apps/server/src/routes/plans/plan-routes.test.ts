@@ -55,6 +55,10 @@ describeEachDatabase('plans API', (kind) => {
       );
       expect(plans[0]).toMatchObject({ monthlyFee: 0, annualFee: 0 });
       expect(plans[0].services[0]).toMatchObject({ monthlyQuota: 3, annualQuota: 36 });
+      // Batch sizes in decimal units, as systems show sizes: 250 MB, 1 GB, 5 GB.
+      expect(plans.map((p: { batchMaxBytes: number }) => p.batchMaxBytes)).toEqual([
+        250e6, 1e9, 5e9,
+      ]);
     });
 
     it('shows one plan by id; the admin plan only to admins', async () => {

@@ -25,7 +25,7 @@ describeEachDatabase('uploads left by a process that died', (kind) => {
   /** Five slots as another process claims them, mid-upload, renewed `agoMs` ago. */
   async function slotsOfAnotherProcess(agoMs: number) {
     const at = new Date(Date.now() - agoMs).toISOString();
-    const ids = Array.from({ length: 5 }, () => randomUUID());
+    const ids: string[] = Array.from({ length: 5 }, () => randomUUID());
     await t.database.db
       .insertInto('jobs')
       .values(

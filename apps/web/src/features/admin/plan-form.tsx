@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SERVICES, type Plan, type PlanBody } from '@refract/contracts';
+import { MB, SERVICES, type Plan, type PlanBody } from '@refract/contracts';
 
 type Quotas = Record<string, { monthlyQuota: number | ''; annualQuota: number | '' }>;
 
@@ -27,8 +27,6 @@ interface FormState {
   batchMaxMb: number | '';
   quotas: Quotas;
 }
-
-const MB = 1024 * 1024;
 
 function fromPlan(plan?: Plan): FormState {
   const quotas: Quotas = {};
@@ -197,7 +195,7 @@ export function PlanForm(props: {
             label={t('admin.plans.batchMaxMb')}
             required
             min={1}
-            max={1024 * 1024}
+            max={1000 * 1000}
             allowDecimal={false}
             suffix=" MB"
             value={form.batchMaxMb}

@@ -1,5 +1,6 @@
 import { Checkbox, Group, NumberInput, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { KB, MB } from '@refract/contracts';
 
 export type SizeUnit = 'KB' | 'MB';
 
@@ -9,10 +10,10 @@ export interface TargetSize {
   allowResize: boolean;
 }
 
-/** The bytes a target means, or undefined when none is set (1 KB = 1024 bytes). */
+/** The bytes a target means, or undefined when none is set (1 KB = 1000 bytes, as systems show). */
 export function targetBytes({ amount, unit }: TargetSize): number | undefined {
   if (amount === '' || amount <= 0) return undefined;
-  return Math.round(amount * (unit === 'MB' ? 1024 * 1024 : 1024));
+  return Math.round(amount * (unit === 'MB' ? MB : KB));
 }
 
 /** "Compress to at most N KB/MB", and whether the dimensions may shrink to get there. */
@@ -26,7 +27,7 @@ export function CompressTarget(props: { value: TargetSize; onChange(value: Targe
           label={t('compress.target')}
           description={t('compress.targetHint')}
           min={1}
-          max={value.unit === 'MB' ? 100 : 102_400}
+          max={value.unit === 'MB' ? 100 : 100_000}
           decimalScale={1}
           value={value.amount}
           onChange={(v) => onChange({ ...value, amount: v === '' ? '' : Number(v) })}
