@@ -106,12 +106,12 @@ export const DEFENCES = [
     defence: 'a refused upload closes its connection',
     edits: [
       [
-        `${S}plugins/error-handler.ts`,
-        "if (request.raw.complete === false) reply.header('connection', 'close');",
-        '',
+        `${S}plugins/lingering-close.ts`,
+        'if (read > LINGER_MAX_BYTES) stop();\n      else idle.refresh();',
+        'idle.refresh();',
       ],
     ],
-    test: [security('requests'), 'past the limit|without reading its body'],
+    test: [security('requests'), 'only up to its bound'],
   },
   {
     defence: 'framework errors in the envelope',

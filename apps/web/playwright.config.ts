@@ -11,11 +11,34 @@ import { E2E_ADMIN } from './e2e/e2e-env';
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = mkdtempSync(join(tmpdir(), 'refract-e2e-'));
 
+/**
+ * Specs that use or change what every test shares: the one admin account (its language too), the
+ * plans, the site-wide pages they show. They run one at a time, beside the other specs, which
+ * each sign up their own user and touch only what is theirs.
+ */
+const SHARED_STATE = [
+  'accessibility',
+  'accounts',
+  'admin-users',
+  'every-page-375',
+  'languages',
+  'payments',
+  'plan-changes',
+  'plans',
+  'prerendered-pages',
+  'quota-line',
+].map((name) => `**/${name}.spec.ts`);
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: '../../test-results',
   fullyParallel: false,
-  workers: 1,
+  // One browser for the shared-state specs and one for the rest, on CI's two cores.
+  workers: 2,
+  projects: [
+    { name: 'shared state', testMatch: SHARED_STATE, workers: 1 },
+    { name: 'own user', testIgnore: SHARED_STATE },
+  ],
   retries: 0,
   // Hang guards, not goals: CI runs these beside the fault suite on two cores, where a step that
   // takes a second at rest can take ten.

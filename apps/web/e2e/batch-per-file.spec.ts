@@ -35,7 +35,10 @@ test('crop steps through a batch by keyboard: the second image gets its own fram
   await page.goto('/crop');
   await page
     .locator('input[type="file"]')
-    .setInputFiles([await picture('wide.png', 600, '#c33'), await picture('big.png', 800, '#36c')]);
+    .setInputFiles([
+      await picture('1-wide.png', 600, '#c33'),
+      await picture('2-big.png', 800, '#36c'),
+    ]);
   const stepper = page.getByTestId('batch-stepper');
   await expect(stepper).toContainText('File 1 of 2');
   await expect(stepper).toContainText('Files you do not adjust use this setting.');
@@ -91,10 +94,10 @@ test('watermark: the second photo gets its own position, the rest keep theirs', 
 }) => {
   await signUp(page, uniqueEmail(), 'per file password 3');
   await page.goto('/watermark');
-  const same = await picture('same.png', 400, '#777');
+  const same = await picture('1-same.png', 400, '#777');
   await page
     .locator('input[type="file"]')
-    .setInputFiles([same, { ...same, name: 'moved.png' }, { ...same, name: 'kept.png' }]);
+    .setInputFiles([same, { ...same, name: '2-moved.png' }, { ...same, name: '3-kept.png' }]);
   const stepper = page.getByTestId('batch-stepper');
   await stepper.getByRole('button', { name: 'Next' }).click();
   const text = page.getByRole('slider', { name: 'Watermark position' });
@@ -124,7 +127,7 @@ test('blur faces: the second photo gets one more area, the others the first oneâ
   await page.goto('/blur-face');
   // Noise, so that blurring any area changes the picture.
   const noisy = {
-    name: 'one.png',
+    name: '1-one.png',
     mimeType: 'image/png',
     buffer: await sharp({
       create: {
@@ -140,7 +143,7 @@ test('blur faces: the second photo gets one more area, the others the first oneâ
   };
   await page
     .locator('input[type="file"]')
-    .setInputFiles([noisy, { ...noisy, name: 'two.png' }, { ...noisy, name: 'three.png' }]);
+    .setInputFiles([noisy, { ...noisy, name: '2-two.png' }, { ...noisy, name: '3-three.png' }]);
   await page.getByRole('button', { name: 'Add blur area' }).click();
   await expect(page.getByTestId('blur-area')).toHaveCount(1);
   const stepper = page.getByTestId('batch-stepper');

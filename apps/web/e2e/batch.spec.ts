@@ -101,11 +101,12 @@ for (const width of [375, 1280]) {
         fullPage: true,
       });
       await page.getByTestId('batch-start').click();
-      await expect(page.getByTestId('batch-row').nth(2)).toHaveAttribute('data-status', 'failed', {
+      // In name order: broken.jpg first.
+      await expect(page.getByTestId('batch-row').nth(0)).toHaveAttribute('data-status', 'failed', {
         timeout: 30_000,
       });
-      await expect(page.getByTestId('batch-row').nth(0)).toHaveAttribute('data-status', 'done');
       await expect(page.getByTestId('batch-row').nth(1)).toHaveAttribute('data-status', 'done');
+      await expect(page.getByTestId('batch-row').nth(2)).toHaveAttribute('data-status', 'done');
       await expect(page.locator('bdi', { hasText: 'صورة.jpg' })).toBeVisible();
       expect(await overflowsHorizontally(page)).toBe(false);
       await page.screenshot({

@@ -9,8 +9,10 @@ import { PUBLIC_PAGES, uniqueEmail } from './helpers';
 
 /**
  * Every page, in every language, at 375 px: none may be wider than the screen. The full-page
- * screenshots land in test-results/every-page-375/<language>/ for a person to look at.
+ * screenshots land in test-results/every-page-375/<language>/ for a person to look at; CI,
+ * which looks at none, skips their 300 full-page captures (2.6 min at rest, 2.3 without).
  */
+const LOOKED_AT = !process.env.CI;
 const SHOTS = fileURLToPath(new URL('../../../test-results/every-page-375', import.meta.url));
 const WIDTH = 375;
 
@@ -142,7 +144,8 @@ for (const language of LANGUAGES) {
       if (scrollWidth > clientWidth) tooWide.push(`${path}: ${scrollWidth} px`);
       for (const element of await page.evaluate(outOfReach)) tooWide.push(`${path}: ${element}`);
       const name = path === '/' ? 'home' : path.slice(1).replace(/[/?=]/g, '_');
-      await page.screenshot({ path: `${SHOTS}/${language}/${name}.png`, fullPage: true });
+      if (LOOKED_AT)
+        await page.screenshot({ path: `${SHOTS}/${language}/${name}.png`, fullPage: true });
     }
 
     for (const path of [...PUBLIC_PAGES, '/no-such-page']) await visit(path);

@@ -4,6 +4,7 @@ import { bearer, registerUser } from '../test/accounts.js';
 import { leftIn } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { toolById } from '@refract/contracts';
+import { LINGER_MAX_BYTES } from '../plugins/lingering-close.js';
 
 /** What a raw socket gets back for `request`, and whether the server closed the connection. */
 function rawExchange(port: number, request: string) {
@@ -63,8 +64,11 @@ describe('malformed and oversized requests', () => {
     before = '',
     bytes = 200 * 1024 * 1024,
     chunked = false,
+    // Goes on sending after the server's answer and half-close, as a client that sends its
+    // whole body before it reads does.
+    keepsSending = false,
   }) {
-    const socket: Socket = connect(port, '127.0.0.1');
+    const socket: Socket = connect({ port, host: '127.0.0.1', allowHalfOpen: keepsSending });
     const boundary = 'big';
     const head =
       before.replaceAll('BOUNDARY', boundary) +
@@ -125,6 +129,13 @@ describe('malformed and oversized requests', () => {
     const { answer, sent } = await pushOversized({});
     expect(answer).toMatch(/^HTTP\/1.1 401/);
     expect(sent).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('reads the rest of a refused body only up to its bound, then cuts the connection', async () => {
+    const { answer, sent } = await pushOversized({ keepsSending: true });
+    expect(answer).toMatch(/^HTTP\/1.1 401/);
+    // The bound, plus what socket buffers hold: far from the 200 MB sent at it.
+    expect(sent).toBeLessThan(LINGER_MAX_BYTES + 32 * 1024 * 1024);
   });
 
   it("refuses a tool's file part under an unknown name without reading it (400 unknown_field)", async () => {
