@@ -72,6 +72,7 @@ export const ERROR_CODES = [
   'text_too_large',
   'trim_out_of_range',
   'no_faces_found',
+  'no_subject_found',
   'invalid_logo',
   'logo_too_large',
   'too_many_upscales',

@@ -72,6 +72,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   text_too_large: 422,
   trim_out_of_range: 422,
   no_faces_found: 422,
+  no_subject_found: 422,
   invalid_logo: 422,
   logo_too_large: 413,
   too_many_upscales: 429,

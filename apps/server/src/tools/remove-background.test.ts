@@ -22,6 +22,14 @@ const photo = readFileSync(
 /** The photo at 960×769, a quarter of its pixels: the tests run on a busy 2-core machine. */
 const people = await sharp(photo).resize(960).jpeg().toBuffer();
 
+/** A photo of a lighthouse and the sea, nobody in it (bench/fixtures/upscale/README.md). */
+const LIGHTHOUSE = await sharp(
+  fileURLToPath(new URL('../../../../bench/fixtures/upscale/01-lighthouse.jpg', import.meta.url)),
+)
+  .resize(800)
+  .jpeg()
+  .toBuffer();
+
 /** Alpha at a point given as fractions of the width and height. */
 const alphaAt = (out: Pixels, fx: number, fy: number) =>
   out.at(Math.round(fx * (out.width - 1)), Math.round(fy * (out.height - 1)))[3];
@@ -181,13 +189,16 @@ describe('remove background', () => {
     expect(results[1]!.rawPayload.equals(results[0]!.rawPayload)).toBe(true);
   });
 
-  it('finds no person in a blank image: everything transparent', async () => {
-    const res = await post({}, await fixtures.pngBytes(64, 48), 'blank.png');
-    expect(res.statusCode, res.body).toBe(200);
-    const out = await rgba(res.rawPayload);
-    let opaque = 0;
-    for (let i = 3; i < out.data.length; i += 4) if (out.data[i]! > 128) opaque += 1;
-    expect(opaque).toBe(0);
+  it.each([
+    ['a blank image', () => fixtures.pngBytes(64, 48)],
+    ['a lighthouse, with nobody in it', () => Promise.resolve(LIGHTHOUSE)],
+  ])('refuses %s: 422 no_subject_found, nothing charged', async (_, image) => {
+    const before = await stats();
+    const res = await post({}, await image(), 'scene.jpg');
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().code).toBe('no_subject_found');
+    expect(await stats()).toBe(before);
+    await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
   });
 
   describe('bad requests: a clear code, nothing charged, no temp file left', () => {

@@ -46,6 +46,32 @@ export function opacityOf(probabilities: Buffer): Buffer {
 }
 
 /**
+ * The share of the picture a cut-out must keep, as the model's mask says (opacity at least half):
+ * under 1 % it is empty (no person found: a scene, a butterfly, a person too small for the
+ * model), over 98 % nothing would be removed. Either way the result is not what was asked for,
+ * so it is refused (422 no_subject_found) and not charged, as blur refuses a photo without faces.
+ * On the bench set, the twelve photos of people keep 13–31 % but for two whose person the model
+ * misses (0.03 % and 0.7 %); a lighthouse and redwoods keep 0.00 %.
+ */
+const MIN_SUBJECT_SHARE = 0.01;
+const MAX_SUBJECT_SHARE = 0.98;
+
+const noSubjectFound = () =>
+  new AppError(
+    422,
+    'no_subject_found',
+    'No person was found to keep in this image, so there is no background to remove. Nothing was charged.',
+  );
+
+/** Refuses a mask that keeps almost nothing or almost everything. */
+export function assertSubject(opacity: Buffer) {
+  let kept = 0;
+  for (const value of opacity) if (value >= 128) kept += 1;
+  const share = kept / opacity.length;
+  if (share < MIN_SUBJECT_SHARE || share > MAX_SUBJECT_SHARE) throw noSubjectFound();
+}
+
+/**
  * The model's 256×256 mask grown to the image's size: the cubic kernel gives smooth edges rather
  * than 256 steps, and a Gaussian of about half the scale feathers them (no hard cut-out line).
  */
@@ -79,6 +105,7 @@ export const removeBackgroundTool: ToolDefinition<RemoveBackgroundFields> = {
   path: '/api/remove-background',
   summary: 'Remove the background behind the people in a photo',
   produces: ['image/png', 'image/webp'],
+  errors: ['no_subject_found'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('removeBackground').maxUploadBytes,
@@ -102,9 +129,10 @@ export const removeBackgroundTool: ToolDefinition<RemoveBackgroundFields> = {
         limited,
       );
       // The model has its own queue: no image slot is held while waiting for it.
-      const lowMask = await segmentPerson(seen, limited);
+      const opacity = opacityOf(await segmentPerson(seen, limited));
+      assertSubject(opacity);
       const mask = await inImageSlot(
-        () => fullSizeMask(opacityOf(lowMask), width, height).raw().toBuffer(),
+        () => fullSizeMask(opacity, width, height).raw().toBuffer(),
         limited,
       );
       const cutout = await inImageSlot(
