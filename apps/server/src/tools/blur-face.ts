@@ -3,9 +3,9 @@ import type { OverlayOptions } from 'sharp';
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import { resultName } from '../lib/result-name.js';
-import { detectFaces, detectionPixels } from '../media/faces/face-detector.js';
+import { findFaces } from '../media/faces/face-detector.js';
 import { writeOwnFormat } from '../media/image/own-format.js';
-import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
+import { loadImage, toImageError } from '../media/image/pipeline.js';
 import { inImageSlot } from '../media/image/slots.js';
 import { hiddenPatch } from './hide-patch.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -77,16 +77,6 @@ export function blurBoxes(areas: readonly BlurArea[], width: number, height: num
   return boxes;
 }
 
-/** Faces the detector finds in the image, in its pixels (in a worker, one image slot to read it). */
-async function findFaces(
-  image: LoadedImage,
-  source: { width: number; height: number },
-  signal: AbortSignal,
-) {
-  const pixels = await inImageSlot(() => detectionPixels(image.pipeline()), signal);
-  return detectFaces(pixels, source, signal);
-}
-
 export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>> = {
   id: 'blurFace',
   path: '/api/blur-face',
@@ -103,7 +93,7 @@ export const blurFaceTool: ToolDefinition<z.output<typeof blurFaceFieldsSchema>>
       .autoOrient;
     const areas: BlurArea[] = [...(fields.areas ?? [])];
     if (fields.detect === 'true')
-      areas.push(...(await findFaces(image, { width, height }, signal)));
+      areas.push(...(await findFaces(image.pipeline, { width, height }, signal)));
     const boxes = blurBoxes(areas, width, height);
     if (boxes.length === 0) throw noFacesFound();
     // Each box is hidden from its own pixels only, one after another; the rest stays untouched.

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DetectedFace, EngineStatus } from '@refract/contracts';
-import type { Sharp } from 'sharp';
+import sharp, { type Sharp } from 'sharp';
+import { inImageSlot } from '../image/slots.js';
 import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WASM_FILE, TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
@@ -15,7 +16,7 @@ const require = createRequire(import.meta.url);
 const FACE_API_PACKAGE = '@vladmandic/face-api/package.json';
 const MODEL_MANIFEST = 'ssd_mobilenetv1_model-weights_manifest.json';
 
-/** The detector sees the image at most this wide or high: faster, and enough for faces. */
+/** The pass over the whole image sees it at most this wide or high. */
 const DETECTION_SIDE = 1024;
 const MIN_CONFIDENCE = 0.5;
 const MAX_FACES = 50;
@@ -80,10 +81,10 @@ function getDetector(): ModelWorker {
   return detector;
 }
 
-/** RGB pixels of the image, scaled down to the detection size. */
-export async function detectionPixels(pipeline: Sharp) {
+/** RGB pixels of `pipeline` at most `side` wide or high (never enlarged). */
+async function pixelsInside(pipeline: Sharp, side: number): Promise<Pixels> {
   const { data, info } = await pipeline
-    .resize(DETECTION_SIDE, DETECTION_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
     .removeAlpha()
     .raw({ depth: 'uchar' })
@@ -91,29 +92,125 @@ export async function detectionPixels(pipeline: Sharp) {
   return { data, width: info.width, height: info.height };
 }
 
-/** Faces in pixels of an image `width` wide and `height` high (the source the pixels came from). */
-export async function detectFaces(
-  pixels: { data: Buffer; width: number; height: number },
+interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+}
+
+/** One inference: the faces in `pixels`, in its own pixels. */
+async function inferFaces(pixels: Pixels, signal?: AbortSignal): Promise<Box[]> {
+  const data = new Uint8Array(pixels.data);
+  return getDetector().run<Box[]>({ data, width: pixels.width, height: pixels.height }, signal, [
+    data.buffer,
+  ]);
+}
+
+/**
+ * The model sees its input at 512 px: a whole 12 MP photo shrinks 8 times there, and a face of
+ * 100 px becomes 12, too small to be found (a clear front-on face was missed in a group photo).
+ * So the image is searched at several scales, a pyramid: whole at 1024 px, then at twice that
+ * and twice again up to its own size (at most TILED_SIDE), each level cut into tiles of TILE px
+ * that overlap by a quarter, so a face lies whole in some tile of the level where it is of a size
+ * the model finds best. A 12 MP photo takes 1 + 6 + 20 inferences.
+ */
+const TILE = 1024;
+const TILE_OVERLAP = 256;
+const TILED_SIDE = 4096;
+
+/** The long sides the pyramid's tiled levels see the image at. */
+function pyramidSides(longSide: number): number[] {
+  const sides: number[] = [];
+  for (let side = DETECTION_SIDE * 2; side < Math.min(longSide, TILED_SIDE); side *= 2)
+    sides.push(side);
+  if (longSide > DETECTION_SIDE) sides.push(Math.min(longSide, TILED_SIDE));
+  return sides;
+}
+
+/** Where tiles start along one side of `length` pixels. */
+function tileStarts(length: number): number[] {
+  if (length <= TILE) return [0];
+  const count = Math.ceil((length - TILE_OVERLAP) / (TILE - TILE_OVERLAP));
+  const stride = (length - TILE) / (count - 1);
+  return Array.from({ length: count }, (_, i) => Math.round(i * stride));
+}
+
+/** The share of the smaller box that the two share. */
+function containment(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.min(a.width * a.height, b.width * b.height);
+}
+
+/**
+ * One box per face from every pass: the best-scored first; a box mostly inside one already kept
+ * (the same face seen again, or cut at a tile's edge) is dropped.
+ */
+export function mergeDetections(boxes: Box[]): Box[] {
+  const kept: Box[] = [];
+  for (const box of [...boxes].sort((a, b) => b.score - a.score))
+    if (kept.every((other) => containment(box, other) < 0.5)) kept.push(box);
+  return kept.slice(0, MAX_FACES);
+}
+
+/**
+ * Faces in an image `source.width` × `source.height` (as displayed), in its pixels with a margin
+ * (padFace), from every level of the pyramid (see TILE), one box a face.
+ * Decoding holds an image slot; the model has its own queue.
+ */
+export async function findFaces(
+  pipeline: () => Sharp,
   source: { width: number; height: number },
   signal?: AbortSignal,
 ): Promise<DetectedFace[]> {
-  const data = new Uint8Array(pixels.data);
-  const boxes = await getDetector().run<
-    { x: number; y: number; width: number; height: number; score: number }[]
-  >({ data, width: pixels.width, height: pixels.height }, signal, [data.buffer]);
-  const scale = source.width / pixels.width;
-  return boxes.map((box) => ({
-    ...padFace(
-      {
-        x: box.x * scale,
-        y: box.y * scale,
-        width: box.width * scale,
-        height: box.height * scale,
-      },
-      source,
-    ),
+  const whole = await inImageSlot(() => pixelsInside(pipeline(), DETECTION_SIDE), signal);
+  const found = (await inferFaces(whole, signal)).map((box) =>
+    scaled(box, source.width / whole.width),
+  );
+  for (const side of pyramidSides(Math.max(source.width, source.height))) {
+    const level = await inImageSlot(() => pixelsInside(pipeline(), side), signal);
+    const scale = source.width / level.width;
+    for (const top of tileStarts(level.height))
+      for (const left of tileStarts(level.width)) {
+        const tile = await inImageSlot(() => tileOf(level, left, top), signal);
+        for (const box of await inferFaces(tile, signal))
+          found.push(scaled({ ...box, x: box.x + left, y: box.y + top }, scale));
+      }
+  }
+  return mergeDetections(found).map((box) => ({
+    ...padFace(box, source),
     score: Math.round(box.score * 1000) / 1000,
   }));
+}
+
+const scaled = (box: Box, by: number): Box => ({
+  x: box.x * by,
+  y: box.y * by,
+  width: box.width * by,
+  height: box.height * by,
+  score: box.score,
+});
+
+/** The TILE × TILE square (or less, at an edge) of `pixels` from (left, top). */
+async function tileOf(pixels: Pixels, left: number, top: number): Promise<Pixels> {
+  const width = Math.min(TILE, pixels.width - left);
+  const height = Math.min(TILE, pixels.height - top);
+  const { data } = await sharp(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: 3 },
+  })
+    .extract({ left, top, width, height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width, height };
 }
 
 /**

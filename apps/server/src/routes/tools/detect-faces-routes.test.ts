@@ -10,13 +10,26 @@ import { postForm } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /** A photo of people that ships with the model's package (its demo images). */
-const samplePhoto = readFileSync(
-  join(
-    dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
-    'demo',
-    'sample6.jpg',
-  ),
-);
+const demo = (name: string) =>
+  readFileSync(
+    join(
+      dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+      'demo',
+      name,
+    ),
+  );
+const samplePhoto = demo('sample6.jpg');
+
+/** Four of the demo photos (1920 px wide each) side by side in one 3840 × 2880 group photo. */
+async function groupPhoto(names: string[]) {
+  const quarters = await Promise.all(
+    names.map((name) => sharp(demo(name)).resize(1920, 1440, { fit: 'cover' }).toBuffer()),
+  );
+  return sharp({ create: { width: 3840, height: 2880, channels: 3, background: '#888' } })
+    .composite(quarters.map((input, i) => ({ input, left: (i % 2) * 1920, top: (i >> 1) * 1440 })))
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
 
 describe('POST /api/detect-faces', () => {
   let t: TestApp;
@@ -55,6 +68,38 @@ describe('POST /api/detect-faces', () => {
     expect(await stats()).toEqual(before);
     await vi.waitFor(() => expect(tmpIsEmpty()).toBe(true));
   });
+
+  // 31 inferences of the model: about 15 s at rest, so a hang guard of 10 minutes.
+  it(
+    'finds in one large group photo every face it finds in its parts alone',
+    { timeout: 600_000 },
+    async () => {
+      const names = ['sample1.jpg', 'sample2.jpg', 'sample3.jpg', 'sample4.jpg'];
+      let alone = 0;
+      for (const name of names) {
+        // Each part as the model sees a photo in one piece (1024 px): one inference.
+        const part = await sharp(demo(name)).resize(1024, 768, { fit: 'cover' }).jpeg().toBuffer();
+        const res = await post(part);
+        expect(res.statusCode, res.body).toBe(200);
+        alone += detectFacesResponseSchema.parse(res.json()).faces.length;
+      }
+      const res = await post(await groupPhoto(names));
+      expect(res.statusCode, res.body).toBe(200);
+      const { faces } = detectFacesResponseSchema.parse(res.json());
+      expect(alone).toBeGreaterThanOrEqual(12);
+      expect(faces.length).toBeGreaterThanOrEqual(alone);
+      // One box per face: none lies mostly inside another.
+      for (const a of faces)
+        for (const b of faces) {
+          if (a === b) continue;
+          const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+          const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+          const shared =
+            w > 0 && h > 0 ? (w * h) / Math.min(a.width * a.height, b.width * b.height) : 0;
+          expect(shared).toBeLessThan(0.5);
+        }
+    },
+  );
 
   it('finds none in a blank image', async () => {
     const blank = await sharp({

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { detectFacesResponseSchema, toolById, type DetectedFace } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
-import { detectFaces, detectionPixels } from '../../media/faces/face-detector.js';
+import { findFaces } from '../../media/faces/face-detector.js';
 import { loadImage, toImageError } from '../../media/image/pipeline.js';
 import { inImageSlot } from '../../media/image/slots.js';
 import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploads.js';
@@ -52,15 +52,13 @@ export const detectFacesRoutes =
         try {
           const upload = await receiveUpload(request, 'image', maxBytes, workDir);
           const image = await loadImage(upload.path!, signal);
-          let source: { width: number; height: number };
-          let pixels: Awaited<ReturnType<typeof detectionPixels>>;
+          let faces: DetectedFace[];
           try {
-            source = (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
-            pixels = await inImageSlot(() => detectionPixels(image.pipeline()), signal);
+            const { autoOrient } = await inImageSlot(() => image.pipeline().metadata(), signal);
+            faces = await findFaces(image.pipeline, autoOrient, signal);
           } catch (err) {
             throw toImageError(err);
           }
-          const faces: DetectedFace[] = await detectFaces(pixels, source, signal);
           return { faces };
         } catch (err) {
           throw services.timeouts.record(request.user!.id, err);
