@@ -125,6 +125,34 @@ test('meme: a visitor composes one, signs up in the dialog, and gets it', async 
   expect(meta).toMatchObject({ width: 200, height: 100 });
 });
 
+test('face blur waits for a detection under way, and its stale message goes', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'blur password 2');
+  await page.goto('/blur-face');
+  await choose(page, await png(300, 200));
+  const blur = page.getByRole('button', { name: 'Blur and download' });
+  await blur.click();
+  const stale = page.getByText('Add at least one blur area first, or turn on “Blur all faces”.');
+  await expect(stale).toBeVisible();
+  // The detection's answer is held until the test lets it go.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/detect-faces', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Detect faces' }).click();
+  await expect(page.getByText('Looking for faces…')).toBeVisible();
+  await expect(blur).toBeDisabled();
+  await expect(stale).toBeHidden();
+  release();
+  await expect(page.getByText('No faces found. Add blur areas by hand.')).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(blur).toBeEnabled();
+});
+
 test('face blur: detected and hand-placed areas, blurred by the server', async ({
   strictPage: page,
 }) => {

@@ -103,6 +103,11 @@ export interface ToolPageProps {
   };
   /** A check before sending (e.g. nothing to blur yet): a message stops the request. */
   validate?(): string | null;
+  /**
+   * A step of the page itself still under way (face detection filling in the areas): the
+   * submit button waits for it, and a message about the state before it is cleared.
+   */
+  preparing?: boolean;
   /** More about the result beside its sizes (e.g. its dimensions before and after). */
   resultDetails?(result: ToolResult): ReactNode;
   /** A look at the result beside the chosen file, under the download (e.g. before and after). */
@@ -165,6 +170,12 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
     },
     [choose],
   );
+
+  // What was said about the page before a step of its own began no longer holds.
+  const { preparing } = props;
+  useEffect(() => {
+    if (preparing) setLocalError(null);
+  }, [preparing]);
 
   // The button said "and download": the first click saves the file.
   useEffect(() => {
@@ -270,7 +281,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
             service={props.service ?? props.tool.services[0]!}
             label={props.submitLabel}
             busy={run.busy}
-            disabled={!file}
+            disabled={!file || props.preparing}
             result={result}
           >
             {run.actions}

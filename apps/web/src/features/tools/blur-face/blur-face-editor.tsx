@@ -27,6 +27,8 @@ export function BlurFaceEditor(props: {
   areas: BlurRect[];
   settings: HideSettings;
   onAreas(update: (areas: BlurRect[]) => BlurRect[]): void;
+  /** Told when face detection starts and ends (the page waits for it before blurring). */
+  onDetecting(detecting: boolean): void;
 }) {
   const { t } = useTranslation();
   const whenSignedIn = useWhenSignedIn();
@@ -63,6 +65,7 @@ export function BlurFaceEditor(props: {
 
   async function detect() {
     setDetecting(true);
+    props.onDetecting(true);
     setDetectError(null);
     setNoFaces(false);
     try {
@@ -76,6 +79,7 @@ export function BlurFaceEditor(props: {
       setDetectError(errorMessage(err));
     } finally {
       setDetecting(false);
+      props.onDetecting(false);
     }
   }
 

@@ -20,6 +20,7 @@ export function BlurFacePage() {
   const { t } = useTranslation();
   const areas = usePerFile(NO_AREAS);
   const [settings, setSettings] = useState<HideSettings>(DEFAULT_HIDE);
+  const [detecting, setDetecting] = useState(false);
   const sent = (index: number) => ({ areas: areasField(areas.get(index)) });
 
   return (
@@ -30,6 +31,7 @@ export function BlurFacePage() {
       downloadOnDone
       failedMessage={t('blurFace.failed')}
       showSizes={false}
+      preparing={detecting}
       onFileChange={areas.reset}
       validate={() =>
         !settings.detectAll &&
@@ -58,6 +60,7 @@ export function BlurFacePage() {
           areas={areas.get(index)}
           settings={settings}
           onAreas={(change) => areas.update(index, change)}
+          onDetecting={setDetecting}
         />
       )}
     />
