@@ -107,7 +107,7 @@ export const DEFENCES = [
     edits: [
       [
         `${S}plugins/lingering-close.ts`,
-        'if (read > LINGER_MAX_BYTES) stop();\n      else idle.refresh();',
+        'if (read > LINGER_MAX_BYTES) cut();\n    else idle.refresh();',
         'idle.refresh();',
       ],
     ],

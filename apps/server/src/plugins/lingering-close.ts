@@ -35,29 +35,41 @@ function lingerOnce(request: IncomingMessage) {
   const socket = request.socket as Socket & { lingering?: boolean };
   if (!socket || socket.lingering) return;
   socket.lingering = true;
-  // Node ends a `connection: close` answer with socket.destroySoon(), which destroys the socket
-  // once the answer is written. Here it only half-closes, and the socket is destroyed when the
-  // client has sent all, or at the bounds.
+  // Node closes a `connection: close` answer with socket.destroySoon(): end, then destroy once
+  // the answer is written. That stays for a client that has sent all; otherwise the socket is
+  // half-closed and destroyed when the client has sent the rest, or at the bounds.
+  const closeGracefully = socket.destroySoon.bind(socket);
+  let answered = false;
+  let read = 0;
+  const cut = () => {
+    clearTimeout(deadline);
+    clearTimeout(idle);
+    socket.destroy();
+  };
+  const deadline = setTimeout(cut, LINGER_MAX_MS);
+  const idle = setTimeout(cut, LINGER_IDLE_MS);
+  // Read from now: a request read by nobody is dumped by Node once answered, and a dumped
+  // request's bytes are dropped unseen, uncounted and unbounded.
+  request.unpipe();
+  request.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_MAX_BYTES) cut();
+    else idle.refresh();
+  });
+  const finish = () => {
+    clearTimeout(deadline);
+    clearTimeout(idle);
+    closeGracefully();
+  };
+  request.once('end', () => answered && finish());
+  request.once('error', cut);
+  socket.once('close', () => {
+    clearTimeout(deadline);
+    clearTimeout(idle);
+  });
   socket.destroySoon = () => {
+    answered = true;
+    if (request.complete) return finish();
     socket.end();
-    if (request.complete) return socket.destroy();
-    let read = 0;
-    const stop = () => {
-      clearTimeout(deadline);
-      clearTimeout(idle);
-      socket.destroy();
-    };
-    const deadline = setTimeout(stop, LINGER_MAX_MS);
-    const idle = setTimeout(stop, LINGER_IDLE_MS);
-    // The parser hands the body's bytes on to the request; flowing, it drops them.
-    request.unpipe();
-    request.on('data', (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > LINGER_MAX_BYTES) stop();
-      else idle.refresh();
-    });
-    request.once('end', stop);
-    request.once('error', stop);
-    socket.once('close', stop);
   };
 }

@@ -109,6 +109,8 @@ describe('malformed and oversized requests', () => {
           socket.once('close', resolve);
         });
     }
+    // Done sending (a half-open socket closes only when its own side ends too).
+    socket.end();
     await new Promise((resolve) =>
       socket.destroyed ? resolve(null) : socket.once('close', resolve),
     );
