@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toolById } from '@refract/contracts';
@@ -43,6 +44,42 @@ describe('early refusals reach a client that sends its whole body first (fetch)'
     expect(res.status, res.error).toBe(413);
     expect(res.body?.code).toBe('file_too_large');
     await vi.waitFor(() => expect(leftIn(t.database.options.dataDir, 'tmp')).toEqual([]));
+  });
+
+  it('429 with Retry-After while the user has five uploads under way', async () => {
+    const user = await registerUser(t.app);
+    const at = new Date().toISOString();
+    await t.database.db
+      .insertInto('jobs')
+      .values(
+        Array.from({ length: 5 }, () => ({
+          id: randomUUID(),
+          user_id: user.user._id,
+          tool: 'convert-audio',
+          fields: '{}',
+          service: '',
+          period_start: '',
+          input_bytes: 0,
+          status: 'receiving' as const,
+          progress: 0,
+          charged: 0,
+          attempts: 0,
+          waived: 0,
+          runner: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    const res = await fetchForm(
+      `${base}/api/audio/convertaudio`,
+      [{ field: 'audio', name: 'a.wav', bytes: 24 * MB }],
+      user.token,
+      { format: 'mp3' },
+    );
+    expect(res.status, res.error).toBe(429);
+    expect(res.body?.code).toBe('too_many_requests');
+    expect(res.headers?.['retry-after']).toBe('10');
   });
 
   it('413 batch_too_large for more files than the plan takes', async () => {
