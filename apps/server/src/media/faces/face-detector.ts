@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DetectedFace, EngineStatus } from '@refract/contracts';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { inImageSlot } from '../image/slots.js';
 import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WASM_FILE, TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
@@ -181,8 +181,7 @@ export async function findFaces(
     const scale = source.width / level.width;
     for (const top of tileStarts(level.height))
       for (const left of tileStarts(level.width)) {
-        const tile = await inImageSlot(() => tileOf(level, left, top), signal);
-        for (const box of await inferFaces(tile, signal))
+        for (const box of await inferFaces(tileOf(level, left, top), signal))
           found.push(scaled({ ...box, x: box.x + left, y: box.y + top }, scale));
       }
   }
@@ -200,16 +199,18 @@ const scaled = (box: Box, by: number): Box => ({
   score: box.score,
 });
 
-/** The TILE × TILE square (or less, at an edge) of `pixels` from (left, top). */
-async function tileOf(pixels: Pixels, left: number, top: number): Promise<Pixels> {
+/**
+ * The TILE × TILE square (or less, at an edge) of `pixels` from (left, top): rows copied, a few
+ * milliseconds for a 1024 px tile, where a libvips pipeline a tile would take an image slot.
+ */
+function tileOf(pixels: Pixels, left: number, top: number): Pixels {
   const width = Math.min(TILE, pixels.width - left);
   const height = Math.min(TILE, pixels.height - top);
-  const { data } = await sharp(pixels.data, {
-    raw: { width: pixels.width, height: pixels.height, channels: 3 },
-  })
-    .extract({ left, top, width, height })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const data = Buffer.allocUnsafe(width * height * 3);
+  for (let row = 0; row < height; row += 1) {
+    const from = ((top + row) * pixels.width + left) * 3;
+    pixels.data.copy(data, row * width * 3, from, from + width * 3);
+  }
   return { data, width, height };
 }
 
