@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toolById } from '@refract/contracts';
 import { registerUser } from '../test/accounts.js';
+import { receivingSlots } from '../test/jobs.js';
 import { fetchForm, leftIn } from '../test/multipart.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -48,29 +48,7 @@ describe('early refusals reach a client that sends its whole body first (fetch)'
 
   it('429 with Retry-After while the user has five uploads under way', async () => {
     const user = await registerUser(t.app);
-    const at = new Date().toISOString();
-    await t.database.db
-      .insertInto('jobs')
-      .values(
-        Array.from({ length: 5 }, () => ({
-          id: randomUUID(),
-          user_id: user.user._id,
-          tool: 'convert-audio',
-          fields: '{}',
-          service: '',
-          period_start: '',
-          input_bytes: 0,
-          status: 'receiving' as const,
-          progress: 0,
-          charged: 0,
-          attempts: 0,
-          waived: 0,
-          runner: null,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
+    await receivingSlots(t, user.user._id);
     const res = await fetchForm(
       `${base}/api/audio/convertaudio`,
       [{ field: 'audio', name: 'a.wav', bytes: 24 * MB }],

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { bearer } from './accounts.js';
@@ -82,4 +84,38 @@ export async function runningJob(t: TestApp, token: string) {
   }, 'ffmpeg to start');
   for (const line of processes) process.kill(Number.parseInt(line, 10), 'SIGSTOP');
   return jobId as string;
+}
+
+/**
+ * Five upload slots as a web process claims them before reading the uploads (status
+ * `receiving`), last renewed `agoMs` ago, each with its job folder: they hold all of the user's
+ * places for jobs under way.
+ */
+export async function receivingSlots(t: TestApp, userId: string, agoMs = 0): Promise<string[]> {
+  const at = new Date(Date.now() - agoMs).toISOString();
+  const ids: string[] = Array.from({ length: 5 }, () => randomUUID());
+  await t.database.db
+    .insertInto('jobs')
+    .values(
+      ids.map((id) => ({
+        id,
+        user_id: userId,
+        tool: 'convert-audio',
+        fields: '{}',
+        service: '',
+        period_start: '',
+        input_bytes: 0,
+        status: 'receiving' as const,
+        progress: 0,
+        charged: 0,
+        attempts: 0,
+        waived: 0,
+        runner: null,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+  for (const id of ids) mkdirSync(jobDir(t, id), { recursive: true });
+  return ids;
 }

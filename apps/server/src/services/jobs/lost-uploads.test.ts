@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { bearer, registerUser, type RegisteredUser } from '../../test/accounts.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
-import { jobDir, submit, wav } from '../../test/jobs.js';
+import { jobDir, receivingSlots, submit, wav } from '../../test/jobs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SILENT_UPLOAD_MS } from './job-service.js';
 
@@ -22,42 +21,13 @@ describeEachDatabase('uploads left by a process that died', (kind) => {
   });
   afterAll(() => t.close());
 
-  /** Five slots as another process claims them, mid-upload, renewed `agoMs` ago. */
-  async function slotsOfAnotherProcess(agoMs: number) {
-    const at = new Date(Date.now() - agoMs).toISOString();
-    const ids: string[] = Array.from({ length: 5 }, () => randomUUID());
-    await t.database.db
-      .insertInto('jobs')
-      .values(
-        ids.map((id) => ({
-          id,
-          user_id: user.user._id,
-          tool: 'convert-audio',
-          fields: '{}',
-          service: '',
-          period_start: '',
-          input_bytes: 0,
-          status: 'receiving' as const,
-          progress: 0,
-          charged: 0,
-          attempts: 0,
-          waived: 0,
-          runner: null,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .execute();
-    for (const id of ids) mkdirSync(jobDir(t, id), { recursive: true });
-    return ids;
-  }
   const listed = async () =>
     (await t.app.inject({ url: '/api/jobs', headers: bearer(user.token) })).json() as {
       jobs: { id: string; status: string }[];
     };
 
   it.skipIf(!hasFfmpeg)('are listed while renewed, then freed: the places come back', async () => {
-    const ids = await slotsOfAnotherProcess(0);
+    const ids = await receivingSlots(t, user.user._id);
     const jobs = (await listed()).jobs.filter((job) => ids.includes(job.id));
     expect(jobs.map((job) => job.status)).toEqual(Array(5).fill('queued'));
     expect((await submit(t, user.token, wav)).statusCode).toBe(429);
