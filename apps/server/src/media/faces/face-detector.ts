@@ -108,7 +108,13 @@ interface Box {
 
 /** One inference: the faces in `pixels`, in its own pixels. */
 async function inferFaces(pixels: Pixels, signal?: AbortSignal): Promise<Box[]> {
-  const data = new Uint8Array(pixels.data);
+  // A buffer that is its own memory (a tile, a decode) moves to the worker without a copy; the
+  // caller does not use it again.
+  const { buffer, byteOffset, byteLength } = pixels.data;
+  const data =
+    buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength
+      ? new Uint8Array(buffer)
+      : new Uint8Array(pixels.data);
   return getDetector().run<Box[]>({ data, width: pixels.width, height: pixels.height }, signal, [
     data.buffer,
   ]);
