@@ -1,5 +1,6 @@
 import { Worker, type TransferListItem } from 'node:worker_threads';
 import { AppError } from '../lib/app-error.js';
+import { startModuleWorker } from './module-worker.js';
 
 interface Pending {
   worker: Worker;
@@ -42,8 +43,9 @@ export interface ModelWorkerOptions {
 
 /**
  * A model kept loaded in one worker thread (loading takes seconds, an inference a fraction of
- * one): inferences run there one after another, never on the event loop. The worker's `code`
- * starts with MODEL_WORKER_SERVE and calls `serve`. A worker that fails (the model missing, the
+ * one): inferences run there one after another, never on the event loop. The worker's `code` is
+ * a string starting with MODEL_WORKER_SERVE that calls `serve`, or the URL of a module of ours
+ * that calls `serveModel` (serve-model.ts). A worker that fails (the model missing, the
  * runtime broken) answers 503 engine_unavailable; one that dies fails what it had and is started
  * again on the next call, and so is one let go after MODEL_IDLE_MS unused.
  */
@@ -56,7 +58,7 @@ export class ModelWorker {
   private idle: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly code: string,
+    private readonly code: string | URL,
     private readonly workerData: unknown,
     private readonly options: ModelWorkerOptions,
   ) {}
@@ -106,12 +108,15 @@ export class ModelWorker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.code, {
-      eval: true,
+    const options = {
       workerData: this.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
       execArgv: [],
-    });
+    };
+    const worker =
+      this.code instanceof URL
+        ? startModuleWorker(this.code, options)
+        : new Worker(this.code, { ...options, eval: true });
     worker.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       this.queued -= 1;
       if (this.queued === 0) {

@@ -1,19 +1,23 @@
 import { createRequire } from 'node:module';
 import type { EngineStatus } from '@refract/contracts';
 import { RenderTurns, type Turn } from '../html/render-turns.js';
+import { imageSlots } from '../image/slots.js';
 import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
  * Super-resolution with UpscalerJS's ESRGAN "slim" models (RDN architecture, trained on DIV2K;
- * MIT, weights inside the npm package @upscalerjs/esrgan-slim: nothing fetched at run time), on
- * TensorFlow.js WebAssembly in a kept worker thread. Chosen over "medium" by
- * bench/upscale.bench.mjs (decision 029). One inference at a time per process; a tile is the
- * unit of work, so a request's abort is honoured between tiles.
+ * MIT, weights inside the npm package @upscalerjs/esrgan-slim: nothing fetched at run time).
+ * They run on onnxruntime's native CPU runtime in a kept worker thread (decision 041); the
+ * TF.js WebAssembly path they ran on before stays for the bench and the test that both agree.
+ * One inference at a time per process; a tile is the unit of work, so a request's abort is
+ * honoured between tiles.
  */
 const require = createRequire(import.meta.url);
 /** The tool's model; the bench also runs "medium", the next larger, to compare. */
 export type Variant = 'slim' | 'medium';
+/** Which runtime runs it: the native one, or TF.js on WebAssembly (the bench, the agreement test). */
+export type Runtime = 'onnx' | 'tfjs';
 const TOOL_VARIANT: Variant = 'slim';
 const MODEL_VERSION = 'esrgan-slim-1.0.0';
 
@@ -52,8 +56,12 @@ export const takeModelTurn = (
   options: { signal?: AbortSignal; wait?: boolean } = {},
 ): Promise<Turn> => modelTurns.take(userId, options);
 
-/** Each tile's own pixels, and the context read around it so seams do not show. */
-export const TILE = 128;
+/**
+ * Each tile's own pixels, and the context read around it so seams do not show (the slim
+ * network sees 11 pixels around each of its own). The native runtime takes larger tiles: less
+ * context is computed twice, and a tile's fixed cost is spread over more pixels.
+ */
+export const TILE: Record<Runtime, number> = { onnx: 256, tfjs: 128 };
 const CONTEXT = 12;
 
 /** The package's own folder (its exports name no package.json), then its models/xN/. */
@@ -72,8 +80,8 @@ export function superResolutionStatus(): EngineStatus {
   }
 }
 
-/** The worker: each scale's model loaded on first use, from memory (layers model, 0–255 in and out). */
-const WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
+/** The TF.js worker: each scale's model loaded on first use, from memory (layers model, 0–255 in and out). */
+const TFJS_WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
 const { readFileSync } = require('node:fs');
 const models = {};
 const load = (scale) => (models[scale] ??= (async () => {
@@ -104,18 +112,24 @@ serve(async ({ rgb, width, height, scale }) => {
 });
 `;
 
-const workers = new Map<Variant, ModelWorker>();
+const workers = new Map<string, ModelWorker>();
 
-function getWorker(variant: Variant): ModelWorker {
-  let worker = workers.get(variant);
+function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
+  const key = `${runtime}:${variant}`;
+  let worker = workers.get(key);
   if (!worker) {
     const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
-    worker = new ModelWorker(
-      WORKER,
-      { ...tfjsPaths(), modelDirs },
-      { name: 'Upscaling', maxWaiting: MAX_WAITING, heapMb: 1024 },
-    );
-    workers.set(variant, worker);
+    const options = { name: 'Upscaling', maxWaiting: MAX_WAITING, heapMb: 1024 };
+    worker =
+      runtime === 'onnx'
+        ? new ModelWorker(
+            new URL('./onnx-upscale-worker.js', import.meta.url),
+            // As many threads as images may be worked on at once: the model is one of them.
+            { modelDirs, threads: imageSlots() },
+            options,
+          )
+        : new ModelWorker(TFJS_WORKER, { ...tfjsPaths(), modelDirs }, options);
+    workers.set(key, worker);
   }
   return worker;
 }
@@ -164,20 +178,27 @@ export async function superResolve(
     signal,
     onTile,
     variant = TOOL_VARIANT,
-  }: { signal?: AbortSignal; onTile?(done: number, total: number): void; variant?: Variant } = {},
+    runtime = 'onnx',
+  }: {
+    signal?: AbortSignal;
+    onTile?(done: number, total: number): void;
+    variant?: Variant;
+    runtime?: Runtime;
+  } = {},
 ): Promise<Buffer> {
-  const model = getWorker(variant);
+  const model = getWorker(runtime, variant);
+  const tile = TILE[runtime];
   const outWidth = width * scale;
   const output = Buffer.alloc(outWidth * height * scale * 3);
-  const columns = Math.ceil(width / TILE);
-  const rows = Math.ceil(height / TILE);
+  const columns = Math.ceil(width / tile);
+  const rows = Math.ceil(height / tile);
   for (let row = 0; row < rows; row += 1) {
     for (let column = 0; column < columns; column += 1) {
       const core = {
-        x: column * TILE,
-        y: row * TILE,
-        width: Math.min(TILE, width - column * TILE),
-        height: Math.min(TILE, height - row * TILE),
+        x: column * tile,
+        y: row * tile,
+        width: Math.min(tile, width - column * tile),
+        height: Math.min(tile, height - row * tile),
       };
       const padded = {
         x: core.x - CONTEXT,
@@ -186,7 +207,7 @@ export async function superResolve(
         height: core.height + 2 * CONTEXT,
       };
       const input = window(rgb, width, height, padded);
-      const tile = await model.run<Uint8Array>(
+      const upscaled = await model.run<Uint8Array>(
         { rgb: input, width: padded.width, height: padded.height, scale },
         signal,
         [input.buffer as ArrayBuffer],
@@ -196,7 +217,7 @@ export async function superResolve(
       for (let y = 0; y < core.height * scale; y += 1) {
         const from = ((CONTEXT * scale + y) * tileWidth + CONTEXT * scale) * 3;
         const to = ((core.y * scale + y) * outWidth + core.x * scale) * 3;
-        output.set(tile.subarray(from, from + core.width * scale * 3), to);
+        output.set(upscaled.subarray(from, from + core.width * scale * 3), to);
       }
       onTile?.(row * columns + column + 1, rows * columns);
     }

@@ -1,0 +1,289 @@
+/**
+ * A TensorFlow.js layers model (its model.json and weights) written as an ONNX model, so the
+ * native runtime (onnxruntime-node) runs the very weights the npm package ships: nothing is
+ * downloaded, and no converted file is kept that could drift from its package. Only the layers
+ * UpscalerJS's ESRGAN models use are known (Conv2D, ReLU, Concatenate, Add, nearest
+ * UpSampling2D, and the RRDN models' own MultiplyBeta and PixelShuffle); any other is refused by
+ * name. The graph takes and gives NHWC, as TF.js does,
+ * and works in NCHW inside, as ONNX's Conv does. Field numbers are those of onnx.proto.
+ */
+
+interface LayerConfig {
+  name: string;
+  activation?: string;
+  padding?: 'same' | 'valid';
+  strides?: number[];
+  dilation_rate?: number[];
+  kernel_size?: number[];
+  use_bias?: boolean;
+  axis?: number;
+  size?: number[];
+  interpolation?: string;
+  /** MultiplyBeta's factor; PixelShuffle's block size. */
+  beta?: number;
+  scale?: number;
+}
+
+interface Layer {
+  class_name: string;
+  config: LayerConfig;
+  inbound_nodes: [string, number, number, object][][];
+}
+
+export interface LayersManifest {
+  format?: string;
+  modelTopology: {
+    model_config: {
+      config: {
+        layers: Layer[];
+        input_layers: [string, number, number][];
+        output_layers: [string, number, number][];
+      };
+    };
+  };
+  weightsManifest: {
+    paths: string[];
+    weights: { name: string; shape: number[]; dtype: string }[];
+  }[];
+}
+
+const FLOAT = 1;
+const ATTRIBUTE_INT = 2;
+const ATTRIBUTE_STRING = 3;
+const ATTRIBUTE_INTS = 7;
+/** ONNX IR version 8 and operator set 17: what every onnxruntime of the last years reads. */
+const IR_VERSION = 8;
+const OPSET = 17;
+
+// ---- Protocol buffers, the little of them an ONNX model needs ----
+
+function varint(value: number): number[] {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`cannot write ${value}`);
+  const out: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    out.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  out.push(rest);
+  return out;
+}
+
+function join(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+const int = (field: number, value: number) =>
+  Uint8Array.from([...varint(field * 8), ...varint(value)]);
+const bytes = (field: number, data: Uint8Array) =>
+  join([Uint8Array.from([...varint(field * 8 + 2), ...varint(data.length)]), data]);
+const text = (field: number, value: string) => bytes(field, new TextEncoder().encode(value));
+const message = (field: number, parts: Uint8Array[]) => bytes(field, join(parts));
+
+// ---- ONNX messages ----
+
+type Attribute = number | number[] | string;
+
+function attribute(name: string, value: Attribute): Uint8Array {
+  if (typeof value === 'string')
+    return message(5, [text(1, name), int(20, ATTRIBUTE_STRING), text(4, value)]);
+  if (typeof value === 'number')
+    return message(5, [text(1, name), int(20, ATTRIBUTE_INT), int(3, value)]);
+  return message(5, [text(1, name), int(20, ATTRIBUTE_INTS), ...value.map((v) => int(8, v))]);
+}
+
+function node(
+  op: string,
+  inputs: string[],
+  output: string,
+  attributes: Record<string, Attribute> = {},
+) {
+  return message(1, [
+    ...inputs.map((input) => text(1, input)),
+    text(2, output),
+    text(3, output),
+    text(4, op),
+    ...Object.entries(attributes).map(([name, value]) => attribute(name, value)),
+  ]);
+}
+
+function floatTensor(name: string, dims: number[], data: Float32Array) {
+  const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return message(5, [...dims.map((d) => int(1, d)), int(2, FLOAT), text(8, name), bytes(9, raw)]);
+}
+
+/** An NHWC float image of any size: [1, height, width, channels]. */
+function imageValue(field: number, name: string, channels: number) {
+  const dims = [int(1, 1), text(2, 'height'), text(2, 'width'), int(1, channels)];
+  const shape = message(
+    2,
+    dims.map((dim) => message(1, [dim])),
+  );
+  return message(field, [text(1, name), message(2, [message(1, [int(1, FLOAT), shape])])]);
+}
+
+// ---- The layers ----
+
+/** The weights by name, read in the manifest's order from the concatenated shards. */
+function readWeights(manifest: LayersManifest, data: Uint8Array) {
+  const weights = new Map<string, { shape: number[]; values: Float32Array }>();
+  let at = 0;
+  for (const group of manifest.weightsManifest)
+    for (const spec of group.weights) {
+      if (spec.dtype !== 'float32') throw new Error(`weight ${spec.name} is ${spec.dtype}`);
+      const count = spec.shape.reduce((a, b) => a * b, 1);
+      const values = new Float32Array(count);
+      new Uint8Array(values.buffer).set(data.subarray(at, at + count * 4));
+      weights.set(spec.name, { shape: spec.shape, values });
+      at += count * 4;
+    }
+  if (at !== data.length)
+    throw new Error(`the weights hold ${data.length} bytes, the manifest ${at}`);
+  return weights;
+}
+
+/** A Keras kernel [height, width, in, out] as ONNX's Conv wants it: [out, in, height, width]. */
+function toOihw(kernel: { shape: number[]; values: Float32Array }) {
+  const [h, w, inputs, outputs] = kernel.shape as [number, number, number, number];
+  const out = new Float32Array(kernel.values.length);
+  for (let y = 0; y < h; y += 1)
+    for (let x = 0; x < w; x += 1)
+      for (let i = 0; i < inputs; i += 1)
+        for (let o = 0; o < outputs; o += 1)
+          out[((o * inputs + i) * h + y) * w + x] =
+            kernel.values[((y * w + x) * inputs + i) * outputs + o]!;
+  return { dims: [outputs, inputs, h, w], values: out };
+}
+
+const sameOnes = (values: number[] | undefined) => (values ?? [1, 1]).every((v) => v === 1);
+
+/**
+ * The model as ONNX bytes, ready for `InferenceSession.create`. The graph always takes and gives
+ * 0–255: a model trained on 0–1 (`range` 1, as UpscalerJS's RRDN models are) is scaled inside.
+ */
+export function layersToOnnx(
+  manifest: LayersManifest,
+  weightData: Uint8Array,
+  range: 1 | 255 = 255,
+): Uint8Array {
+  const config = manifest.modelTopology.model_config.config;
+  const weights = readWeights(manifest, weightData);
+  const nodes: Uint8Array[] = [];
+  const initializers: Uint8Array[] = [];
+  const outputName = config.output_layers[0]![0];
+  const inputsOf = (layer: Layer) => (layer.inbound_nodes[0] ?? []).map(([name]) => name);
+
+  for (const layer of config.layers) {
+    const { name } = layer.config;
+    const inputs = inputsOf(layer);
+    switch (layer.class_name) {
+      case 'InputLayer':
+        if (range === 255) nodes.push(node('Transpose', ['input'], name, { perm: [0, 3, 1, 2] }));
+        else {
+          initializers.push(floatTensor('to-range', [], Float32Array.of(range / 255)));
+          nodes.push(node('Transpose', ['input'], `${name}/0-255`, { perm: [0, 3, 1, 2] }));
+          nodes.push(node('Mul', [`${name}/0-255`, 'to-range'], name));
+        }
+        break;
+      case 'Conv2D': {
+        const {
+          kernel_size: kernel = [],
+          padding,
+          strides,
+          dilation_rate: dilation,
+        } = layer.config;
+        const odd = kernel.every((k) => k % 2 === 1);
+        if (!sameOnes(strides) || !sameOnes(dilation) || (padding === 'same' && !odd))
+          throw new Error(`layer ${name}: only stride 1, dilation 1 and odd kernels are known`);
+        const w = toOihw(weights.get(`${name}/kernel`)!);
+        initializers.push(floatTensor(`${name}/kernel`, w.dims, w.values));
+        const convInputs = [inputs[0]!, `${name}/kernel`];
+        if (layer.config.use_bias !== false) {
+          const bias = weights.get(`${name}/bias`)!;
+          initializers.push(floatTensor(`${name}/bias`, bias.shape, bias.values));
+          convInputs.push(`${name}/bias`);
+        }
+        const pad = padding === 'same' ? (kernel[0]! - 1) / 2 : 0;
+        const padW = padding === 'same' ? (kernel[1]! - 1) / 2 : 0;
+        const activation = layer.config.activation ?? 'linear';
+        const convOut = activation === 'linear' ? name : `${name}/linear`;
+        nodes.push(
+          node('Conv', convInputs, convOut, { kernel_shape: kernel, pads: [pad, padW, pad, padW] }),
+        );
+        if (activation === 'relu') nodes.push(node('Relu', [convOut], name));
+        else if (activation !== 'linear')
+          throw new Error(`layer ${name}: activation ${activation}`);
+        break;
+      }
+      case 'Activation':
+        if (layer.config.activation !== 'relu')
+          throw new Error(`layer ${name}: activation ${layer.config.activation}`);
+        nodes.push(node('Relu', inputs, name));
+        break;
+      case 'Concatenate':
+        if (layer.config.axis !== 3 && layer.config.axis !== -1)
+          throw new Error(`layer ${name}: concatenation on axis ${layer.config.axis}`);
+        nodes.push(node('Concat', inputs, name, { axis: 1 }));
+        break;
+      case 'Add':
+        nodes.push(node(inputs.length === 2 ? 'Add' : 'Sum', inputs, name));
+        break;
+      case 'UpSampling2D': {
+        const [sy, sx] = layer.config.size ?? [2, 2];
+        if ((layer.config.interpolation ?? 'nearest') !== 'nearest')
+          throw new Error(`layer ${name}: ${layer.config.interpolation} upsampling`);
+        initializers.push(floatTensor(`${name}/scales`, [4], Float32Array.from([1, 1, sy!, sx!])));
+        // Asymmetric coordinates, floored: each pixel repeated, exactly as Keras does.
+        nodes.push(
+          node('Resize', [inputs[0]!, '', `${name}/scales`], name, {
+            mode: 'nearest',
+            coordinate_transformation_mode: 'asymmetric',
+            nearest_mode: 'floor',
+          }),
+        );
+        break;
+      }
+      case 'MultiplyBeta':
+        initializers.push(floatTensor(`${name}/beta`, [], Float32Array.of(layer.config.beta!)));
+        nodes.push(node('Mul', [inputs[0]!, `${name}/beta`], name));
+        break;
+      case 'PixelShuffle2x':
+      case 'PixelShuffle3x':
+      case 'PixelShuffle4x':
+      case 'PixelShuffle8x':
+        // TF.js's depthToSpace on NHWC orders channels as ONNX's DCR mode does on NCHW.
+        nodes.push(
+          node('DepthToSpace', inputs, name, { blocksize: layer.config.scale!, mode: 'DCR' }),
+        );
+        break;
+      default:
+        throw new Error(`layer ${name}: ${layer.class_name} is not known to the converter`);
+    }
+  }
+  if (range === 255) nodes.push(node('Transpose', [outputName], 'output', { perm: [0, 2, 3, 1] }));
+  else {
+    initializers.push(floatTensor('from-range', [], Float32Array.of(255 / range)));
+    nodes.push(node('Mul', [outputName, 'from-range'], `${outputName}/0-255`));
+    nodes.push(node('Transpose', [`${outputName}/0-255`], 'output', { perm: [0, 2, 3, 1] }));
+  }
+
+  const graph = message(7, [
+    ...nodes,
+    text(2, 'refract'),
+    ...initializers,
+    imageValue(11, 'input', 3),
+    imageValue(12, 'output', 3),
+  ]);
+  return join([
+    int(1, IR_VERSION),
+    text(2, 'refract layers-to-onnx'),
+    graph,
+    message(8, [text(1, ''), int(2, OPSET)]),
+  ]);
+}

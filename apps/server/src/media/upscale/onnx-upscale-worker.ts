@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { serveModel } from '../serve-model.js';
+import { layersToOnnx, type LayersManifest } from './layers-to-onnx.js';
+
+/**
+ * The upscaling model's worker thread on onnxruntime's native CPU runtime: each scale's
+ * TF.js layers model is written as ONNX in memory on first use (layers-to-onnx.ts) and kept.
+ * A tile comes as 0–255 RGB bytes and goes back as bytes, rounded and clamped as TF.js's path
+ * does (Uint8ClampedArray).
+ */
+const { modelDirs, threads } = workerData as {
+  modelDirs: Record<number, string>;
+  threads: number;
+};
+
+const sessions = new Map<number, Promise<InferenceSession>>();
+
+function session(scale: number): Promise<InferenceSession> {
+  let loading = sessions.get(scale);
+  if (!loading) {
+    const dir = modelDirs[scale]!;
+    const manifest = JSON.parse(readFileSync(`${dir}model.json`, 'utf8')) as LayersManifest;
+    const shards = manifest.weightsManifest.flatMap((group) => group.paths);
+    const weights = Buffer.concat(shards.map((path) => readFileSync(dir + path)));
+    loading = InferenceSession.create(layersToOnnx(manifest, weights), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      // Tiles vary in size at the image's edges: without the arena, what a tile took goes
+      // back when it is done instead of staying reserved for the largest one seen.
+      enableCpuMemArena: false,
+    });
+    sessions.set(scale, loading);
+  }
+  return loading;
+}
+
+serveModel(
+  async ({
+    rgb,
+    width,
+    height,
+    scale,
+  }: {
+    rgb: Uint8Array;
+    width: number;
+    height: number;
+    scale: number;
+  }) => {
+    const model = await session(scale);
+    const input = new Tensor('float32', Float32Array.from(rgb), [1, height, width, 3]);
+    const { output } = await model.run({ input });
+    const pixels = new Uint8Array(Uint8ClampedArray.from(output!.data as Float32Array).buffer);
+    input.dispose();
+    output!.dispose();
+    return { result: pixels, transfer: [pixels.buffer] };
+  },
+);
