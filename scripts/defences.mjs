@@ -1034,9 +1034,9 @@ export const DEFENCES = [
     test: [security('html-turns'), 'too_many_renders'],
   },
   {
-    defence: 'upscale model: one upscale in flight per user',
-    edits: [[`${S}media/upscale/super-resolution.ts`, 'perUser: 1,', 'perUser: 1000,']],
-    test: [security('upscale-turns'), 'second model upscale'],
+    defence: "upscale model: one upscale of a user's runs at a time, the next left queued",
+    edits: [[`${S}tools/upscale.ts`, 'oneAtATime: true,', 'oneAtATime: false,']],
+    test: [security('upscale-turns'), 'one at a time'],
   },
   {
     defence: 'model turns: a job waits its turn rather than being refused',

@@ -75,7 +75,6 @@ export const ERROR_CODES = [
   'no_subject_found',
   'invalid_logo',
   'logo_too_large',
-  'too_many_upscales',
   'too_many_timeouts',
 ] as const;
 

@@ -70,19 +70,21 @@ export const compressFieldsSchema = z.object({
   /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
   allowResize: z.enum(['true', 'false']).default('false'),
 });
+/** The largest result of an upscale, in pixels (either method). */
+export const UPSCALE_MAX_RESULT_PIXELS = 64_000_000;
 /**
- * The largest input the model upscales, in pixels, per factor: set by the time it takes
- * (bench/upscale.bench.mjs, README), so one image stays under about half a minute on one core.
- * The page states it; larger images use `fast` or are refused.
+ * The largest input, in pixels, per factor: what gives the largest result, so a 16-megapixel
+ * phone photo at ×2 and 4 megapixels at ×4, with the model or the fast method alike.
  */
-export const UPSCALE_MODEL_MAX_PIXELS = { 2: 500_000, 4: 250_000 } as const;
+export const UPSCALE_MAX_INPUT_PIXELS = {
+  2: UPSCALE_MAX_RESULT_PIXELS / 4,
+  4: UPSCALE_MAX_RESULT_PIXELS / 16,
+} as const;
 /**
  * Seconds the model takes per input megapixel, per factor, on a busy 2-core machine (the
  * bench's median, rounded up): the page's estimate before running.
  */
 export const UPSCALE_MODEL_SECONDS_PER_MP = { 2: 130, 4: 260 } as const;
-/** The largest result of the fast (lanczos) method, in pixels. */
-export const UPSCALE_MAX_RESULT_PIXELS = 64_000_000;
 
 export const upscaleFieldsSchema = z.object({
   /** Each side times 2 (the default, as the product was first described) or 4. */

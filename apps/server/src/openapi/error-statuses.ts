@@ -75,6 +75,5 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   no_subject_found: 422,
   invalid_logo: 422,
   logo_too_large: 413,
-  too_many_upscales: 429,
   too_many_timeouts: 429,
 };

@@ -1,10 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderTurns } from '../media/html/render-turns.js';
-import { imageSlotCounters, imageSlots, inImageSlot } from '../media/image/slots.js';
-import { bearer } from '../test/accounts.js';
+import { MODEL_PLACES, takeModelTurn } from '../media/upscale/super-resolution.js';
 import { describeEachDatabase } from '../test/databases.js';
+import { ended, status, until, used } from '../test/jobs.js';
 import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -14,76 +13,57 @@ describeEachDatabase('upscale model turns between users', (kind) => {
   let t: TestApp;
   let photo: Buffer;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Two image lanes whatever the machine: the second is the place the flooder must not take.
+    t = await createTestApp(kind, { env: { IMAGE_WORKERS: '2' } });
     photo = await sharp({ create: { width: 40, height: 32, channels: 3, background: '#468' } })
       .png()
       .toBuffer();
   });
   afterAll(() => t.close());
 
-  /** A model upscale, sent at once (inject sends only when its answer is awaited). */
-  const upscale = (token: string) =>
-    Promise.resolve(
-      postForm(t.app, '/api/upscale', {
-        token,
-        fields: { scale: '2', method: 'model' },
-        file: { filename: 'photo.png', content: photo },
-      }),
-    );
-  /**
-   * The answer to `request` if it comes while every image slot is held, or 'queued' once it
-   * waits for a slot itself (it was given a turn): whichever happens first.
-   */
-  async function answeredUnqueued(request: Promise<LightMyRequestResponse>, queuedBefore: number) {
-    let answer: LightMyRequestResponse | undefined;
-    void request.then((res) => (answer = res));
-    await vi.waitFor(
-      () => expect(answer !== undefined || imageSlotCounters().waiting > queuedBefore).toBe(true),
-      { timeout: 30_000, interval: 5 },
-    );
-    return answer ?? 'queued';
+  /** A model upscale as a job: its id. */
+  async function upscale(token: string) {
+    const res = await postForm(t.app, '/api/upscale?async=1', {
+      token,
+      fields: { scale: '2', method: 'model' },
+      file: { filename: 'photo.png', content: photo },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    return res.json().jobId as string;
   }
-  const used = async (token: string) =>
-    (await t.app.inject({ url: '/api/user/stats', headers: bearer(token) })).json()
-      .imagesProcessed as number;
 
-  it("refuses one user's second model upscale in flight with 429 too_many_upscales and Retry-After, uncharged; another user gets a place", async () => {
+  it("runs one user's model upscales one at a time, the next left queued without a place of the lane; another user's goes meanwhile", async () => {
     const flooder = (await registerSubscriber(t)).token;
     const other = (await registerSubscriber(t)).token;
-    // Every image slot held, so that an upscale that has its turn waits at its first step: in
-    // flight for as long as the test needs, whatever the machine's speed.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const holders = Array.from({ length: imageSlots() }, () =>
-      inImageSlot(() => held).catch(() => undefined),
+    // Every place at the model held by others, so that an upscale that has its lane waits for
+    // its turn: running for as long as the test needs, whatever the machine's speed.
+    const held = await Promise.all(
+      Array.from({ length: MODEL_PLACES }, (_, i) => takeModelTurn(`someone-${i}`)),
     );
+    const running = (token: string, id: string) =>
+      until(async () => (await status(t, token, id)).json().status === 'running', `${id} to run`);
     try {
-      await vi.waitFor(() => expect(imageSlotCounters().active).toBe(imageSlots()));
-      const first = upscale(flooder);
-      await vi.waitFor(() => expect(imageSlotCounters().waiting).toBe(1));
+      const first = await upscale(flooder);
+      await running(flooder, first);
+      const second = await upscale(flooder);
+      // The other user's upscale, sent after the flooder's second, takes the second lane.
+      const others = await upscale(other);
+      await running(other, others);
+      expect((await status(t, flooder, second)).json().status).toBe('queued');
+      // Each job holds its use while it waits, none more.
+      expect(await used(t, flooder)).toBe(2);
 
-      const second = await answeredUnqueued(upscale(flooder), 1);
-      if (second === 'queued') throw new Error('the second upscale was let in beside the first');
-      expect(second.statusCode, second.body).toBe(429);
-      expect(second.json().code).toBe('too_many_upscales');
-      expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
-      // The first upscale's use, held while it works; the second took none.
-      expect(await used(flooder)).toBe(1);
-
-      // The other user's upscale has its turn: it too waits at its first step, not refused.
-      const others = upscale(other);
-      expect(await answeredUnqueued(others, 1)).toBe('queued');
-      release();
-      const [a, b] = await Promise.all([first, others]);
-      expect(a.statusCode, a.body).toBe(200);
-      expect(b.statusCode, b.body).toBe(200);
-      expect(await used(flooder)).toBe(1);
-
-      // Its turn over, the user may upscale again.
-      expect((await upscale(flooder)).statusCode).toBe(200);
+      for (const turn of held) turn.free();
+      for (const [token, id] of [
+        [flooder, first],
+        [other, others],
+        [flooder, second],
+      ] as const)
+        expect(await ended(t, token, id)).toMatchObject({ status: 'done' });
+      expect(await used(t, flooder)).toBe(2);
+      expect(await used(t, other)).toBe(1);
     } finally {
-      release();
-      await Promise.all(holders);
+      for (const turn of held) turn.free();
     }
   }, 120_000);
 });
@@ -94,12 +74,12 @@ describe('model turns for jobs and callers that leave', () => {
       slots: 1,
       perUser: 1,
       retryAfterSeconds: 30,
-      refusal: { code: 'too_many_upscales', message: 'one at a time' },
+      refusal: { code: 'too_many_renders', message: 'one at a time' },
     });
     const first = await turns.take('owner');
     await expect(turns.take('owner')).rejects.toMatchObject({
       status: 429,
-      code: 'too_many_upscales',
+      code: 'too_many_renders',
       headers: { 'retry-after': '30' },
     });
     const leaving = new AbortController();

@@ -63,8 +63,13 @@ export interface ToolDefinition<Fields = any> {
     upload?: Pick<Upload, 'containsIndirection'>,
     /** What the options will do to this file (the bitrate chosen, …), kept in the job's state. */
   ): Promise<void | { applied?: Applied }>;
-  /** Audio and video run as queued jobs (services/jobs); images run inside the request. */
+  /**
+   * Audio, video and upscale run as queued jobs (services/jobs), which a page follows with
+   * progress and may cancel; other image tools run inside the request.
+   */
   runsAs?: 'request' | 'job';
+  /** Each user runs one job of this tool at a time; the next waits queued (a scarce engine). */
+  oneAtATime?: boolean;
   run(context: ToolContext<Fields>): Promise<ToolResult>;
   /** Turns an engine's own errors into ours (e.g. a damaged image into invalid_image). */
   mapError?(err: unknown): unknown;

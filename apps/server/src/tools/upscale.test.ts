@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { UPSCALE_MODEL_MAX_PIXELS } from '@refract/contracts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { UPSCALE_MAX_INPUT_PIXELS } from '@refract/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../test/accounts.js';
 import { postForm } from '../test/multipart.js';
 import { registerSubscriber } from '../test/plans.js';
 import { rgba } from '../test/pixels.js';
@@ -10,6 +11,33 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 /** Two photographs of the bench's set (bench/fixtures/upscale, GPL-2+, 256×256). */
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../../bench/fixtures/upscale/${name}`, import.meta.url));
+
+/**
+ * A 2-megapixel photo, as a phone's smaller setting makes: nine photographs of the remove
+ * background set (bench/fixtures/remove-background, GPL-2+) side by side, 1732×1155.
+ */
+async function twoMegapixelPhoto() {
+  const folder = new URL('../../../../bench/fixtures/remove-background/', import.meta.url);
+  const photos = readdirSync(folder)
+    .filter((name) => name.endsWith('.jpg'))
+    .slice(0, 9);
+  const tiles = await Promise.all(
+    photos.map((name) =>
+      sharp(readFileSync(new URL(name, folder)))
+        .resize(640, 480)
+        .toBuffer(),
+    ),
+  );
+  return sharp({ create: { width: 1920, height: 1440, channels: 3, background: '#000' } })
+    .composite(
+      tiles.map((input, i) => ({ input, left: (i % 3) * 640, top: Math.floor(i / 3) * 480 })),
+    )
+    .jpeg({ quality: 90 })
+    .toBuffer()
+    .then((grid) =>
+      sharp(grid).extract({ left: 0, top: 0, width: 1732, height: 1155 }).jpeg().toBuffer(),
+    );
+}
 
 /** PSNR (dB) of the luma (BT.601) of `b` against `a`, `shave` pixels cut at each border. */
 async function psnrY(a: Buffer, b: Buffer, shave: number) {
@@ -66,7 +94,6 @@ describe('upscale with a super-resolution model', { timeout: 120_000 }, () => {
       const small = await halve(original);
       const model = await post({ scale: '2' }, small);
       expect(model.statusCode, model.body).toBe(200);
-      expect(model.headers['x-upscale-method']).toBe('model');
       const fast = await post({ scale: '2', method: 'fast' }, small);
       expect(fast.statusCode, fast.body).toBe(200);
       expect(await sharp(model.rawPayload).metadata()).toMatchObject({ width: 256, height: 256 });
@@ -75,6 +102,29 @@ describe('upscale with a super-resolution model', { timeout: 120_000 }, () => {
       expect(gain).toBeGreaterThanOrEqual(0.7);
     },
   );
+
+  it('takes a 2-megapixel photo at ×2 as a job, with progress by tiles to the end', async () => {
+    const res = await postForm(t.app, '/api/upscale?async=1', {
+      token,
+      fields: { scale: '2' },
+      file: { filename: 'phone.jpg', content: await twoMegapixelPhoto() },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json();
+    // The stream ends with the job: every progress event it sent is in its body.
+    const events = await t.app.inject({ url: `/api/jobs/${jobId}/events`, headers: bearer(token) });
+    const jobs = events.body
+      .trim()
+      .split('\n\n')
+      .map(
+        (block) => JSON.parse(block.split('data: ')[1]!) as { status: string; progress: number },
+      );
+    expect(jobs.at(-1)).toMatchObject({ status: 'done', progress: 100 });
+    expect(jobs.some((job) => job.progress > 0 && job.progress < 100)).toBe(true);
+    const file = await t.app.inject({ url: `/api/jobs/${jobId}/result`, headers: bearer(token) });
+    expect(file.statusCode).toBe(200);
+    expect(await sharp(file.rawPayload).metadata()).toMatchObject({ width: 3464, height: 2310 });
+  }, 600_000);
 
   it('×4 gives four times each side, and keeps an alpha channel', async () => {
     const small = await sharp(fixture('10-sheep.jpg'))
@@ -90,8 +140,8 @@ describe('upscale with a super-resolution model', { timeout: 120_000 }, () => {
     expect(Math.abs((await rgba(res.rawPayload)).at(100, 80)[3]! - 128)).toBeLessThanOrEqual(1);
   });
 
-  it('refuses past the model limit with image_too_large, naming the limit and the fast method', async () => {
-    const side = Math.ceil(Math.sqrt(UPSCALE_MODEL_MAX_PIXELS[4])) + 2;
+  it('refuses an image whose result would pass 64 megapixels with image_too_large, naming the limit; the same at ×2 is taken', async () => {
+    const side = Math.ceil(Math.sqrt(UPSCALE_MAX_INPUT_PIXELS[4])) + 2;
     const big = await sharp({
       create: { width: side, height: side, channels: 3, background: '#456' },
     })
@@ -100,8 +150,10 @@ describe('upscale with a super-resolution model', { timeout: 120_000 }, () => {
     const res = await post({ scale: '4' }, big);
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('image_too_large');
-    expect(res.json().error).toContain('fast method');
+    expect(res.json().error).toContain('4 megapixels at ×4');
     const fast = await post({ scale: '4', method: 'fast' }, big);
-    expect(fast.statusCode, fast.body).toBe(200);
+    expect(fast.statusCode).toBe(422);
+    const half = await post({ scale: '2', method: 'fast' }, big);
+    expect(half.statusCode, half.body).toBe(200);
   });
 });

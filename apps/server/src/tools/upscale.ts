@@ -1,7 +1,8 @@
 import {
   toolById,
+  UPSCALE_MAX_INPUT_PIXELS,
   UPSCALE_MAX_RESULT_PIXELS,
-  UPSCALE_MODEL_MAX_PIXELS,
+  UPSCALE_MODEL_SECONDS_PER_MP,
   upscaleFieldsSchema,
 } from '@refract/contracts';
 import sharp, { type Sharp } from 'sharp';
@@ -23,10 +24,28 @@ type Fields = z.output<typeof upscaleFieldsSchema>;
 const megapixels = (pixels: number) => `${pixels / 1_000_000}`;
 
 /**
- * The model's whole run at most: the largest input took about a minute on a 2-core machine at
- * load 20 (bench/upscale.bench.mjs); past three minutes 504 processing_timeout, uncharged.
+ * The model's whole run at most: ten times what the bench measured per input megapixel on a
+ * busy 2-core machine (UPSCALE_MODEL_SECONDS_PER_MP), and never under three minutes; past it
+ * the job ends as 504 processing_timeout.
  */
-const MODEL_TIME_LIMIT_MS = 180_000;
+const modelTimeLimitMs = (pixels: number, scale: UpscaleFactor) =>
+  Math.max(180_000, (pixels / 1_000_000) * UPSCALE_MODEL_SECONDS_PER_MP[scale] * 10_000);
+
+/** Refuses an image whose result would be past the largest we write (422). */
+function refuseTooLarge(size: { width: number; height: number }, fields: Fields) {
+  const scale = Number(fields.scale) as UpscaleFactor;
+  const pixels = size.width * size.height;
+  if (pixels > UPSCALE_MAX_INPUT_PIXELS[scale])
+    throw new AppError(
+      422,
+      'image_too_large',
+      `An upscale gives at most ${megapixels(UPSCALE_MAX_RESULT_PIXELS)} megapixels, so it takes images of up to ${megapixels(UPSCALE_MAX_INPUT_PIXELS[scale])} megapixels at ×${scale}; this one has ${(pixels / 1_000_000).toFixed(1)}.`,
+    );
+}
+
+/** Width and height as displayed, after the EXIF orientation is applied. */
+const displayedSize = async (image: LoadedImage, signal?: AbortSignal) =>
+  (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
 
 /**
  * The model's result as a sharp pipeline: the RGB comes from the network, tile by tile, and an
@@ -69,27 +88,27 @@ export const upscaleTool: ToolDefinition<Fields> = {
   id: 'upscale',
   path: '/api/upscale',
   summary: 'Upscale an image ×2 or ×4 with a super-resolution model, or fast with lanczos',
-  errors: [
-    'image_too_large',
-    'server_busy',
-    'too_many_upscales',
-    'engine_unavailable',
-    'processing_timeout',
-  ],
+  errors: ['image_too_large', 'server_busy', 'engine_unavailable', 'processing_timeout'],
   fileField: 'image',
   mapError: toImageError,
   maxBytes: toolById('upscale').maxUploadBytes,
   fields: upscaleFieldsSchema,
   service: () => 'optimize-upscale',
+  // A job, as audio and video are: an upscale of a photo takes from seconds to minutes, so the
+  // page follows its progress by tiles and may cancel it; the API may still wait for the file.
+  runsAs: 'job',
+  // The model runs one upscale of a user at a time: their next stays queued meanwhile.
+  oneAtATime: true,
+  // The size is refused as the upload ends, before anything is charged or queued.
+  async inspect(input, fields) {
+    refuseTooLarge(await displayedSize(await loadImage(input)), fields);
+  },
   async run(context) {
     // The user's turn at the model is taken first, before any work on the image, and held to
-    // the end: a second upscale of theirs is refused (or a job waits) at no cost.
+    // the end: a second upscale of theirs waits for it (see takeModelTurn).
     const turn =
       context.fields.method === 'model' && context.owner
-        ? await takeModelTurn(context.owner.userId, {
-            signal: context.signal,
-            wait: context.owner.waits,
-          })
+        ? await takeModelTurn(context.owner.userId, context.signal)
         : undefined;
     try {
       return await upscale(context);
@@ -109,24 +128,11 @@ async function upscale({
 }: ToolContext<Fields>): Promise<ToolResult> {
   const scale = Number(fields.scale) as UpscaleFactor;
   const image = await loadImage(input, signal);
-  // Width and height as displayed, after the EXIF orientation is applied.
-  const size = (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
-  const pixels = size.width * size.height;
-  if (fields.method === 'model' && pixels > UPSCALE_MODEL_MAX_PIXELS[scale])
-    throw new AppError(
-      422,
-      'image_too_large',
-      `The model upscales images of up to ${megapixels(UPSCALE_MODEL_MAX_PIXELS[scale])} megapixels ×${scale}; this one has ${(pixels / 1_000_000).toFixed(1)}. Use the fast method, or a smaller image.`,
-    );
-  if (pixels * scale * scale > UPSCALE_MAX_RESULT_PIXELS)
-    throw new AppError(
-      422,
-      'image_too_large',
-      `The result may be at most ${megapixels(UPSCALE_MAX_RESULT_PIXELS)} megapixels, so the image at most ${megapixels(UPSCALE_MAX_RESULT_PIXELS / scale / scale)} for ×${scale}`,
-    );
+  const size = await displayedSize(image, signal);
+  refuseTooLarge(size, fields);
   const pipeline =
     fields.method === 'model'
-      ? await withTimeLimit(MODEL_TIME_LIMIT_MS, signal, (limited) =>
+      ? await withTimeLimit(modelTimeLimitMs(size.width * size.height, scale), signal, (limited) =>
           modelPipeline(image, size, scale, { signal: limited, onProgress }),
         )
       : image.pipeline().resize(size.width * scale, size.height * scale, { kernel: 'lanczos3' });
@@ -138,6 +144,5 @@ async function upscale({
       suffix: 'upscaled',
       fallback: 'upscaled-image',
     }),
-    headers: { 'x-upscale-method': fields.method, 'x-upscale-scale': String(scale) },
   };
 }

@@ -143,15 +143,22 @@ export function jobsRepository(db: Kysely<Database>) {
      * Takes the next job fairly: first the users with the fewest jobs running, among them the
      * one served least recently (never served first), then that user's oldest job. So one
      * user's queued jobs take turns with everyone else's instead of going first. Only jobs of
-     * `tools` (the lane that has room in this process: image work or audio and video).
+     * `tools` (the lane that has room in this process: image work or audio and video); a job of
+     * `oneAtATime` waits while the same user has one of that tool running, so their second
+     * upscale stays queued instead of holding a place of the lane that others could use.
      */
-    async claimNext(now: string, tools: readonly string[]) {
+    async claimNext(now: string, tools: readonly string[], oneAtATime: readonly string[] = []) {
       for (;;) {
-        const next = await db
+        let query = db
           .selectFrom('jobs as j')
           .select('j.id')
           .where('j.status', '=', 'queued')
-          .where('j.tool', 'in', tools)
+          .where('j.tool', 'in', tools);
+        if (oneAtATime.length > 0)
+          query = query.where(
+            sql<boolean>`NOT (j.tool IN (${sql.join(oneAtATime)}) AND EXISTS (SELECT 1 FROM jobs r WHERE r.user_id = j.user_id AND r.tool = j.tool AND r.status = 'running'))`,
+          );
+        const next = await query
           .orderBy(
             sql`(SELECT count(*) FROM jobs r WHERE r.user_id = j.user_id AND r.status = 'running')`,
           )

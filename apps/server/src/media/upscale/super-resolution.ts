@@ -23,38 +23,26 @@ const MODEL_VERSION = 'esrgan-slim-1.0.0';
 
 export type UpscaleFactor = 2 | 4;
 
-/** Tiles waiting at most (one per request under way: a request sends its tiles one by one). */
-const MAX_WAITING = 4;
+/** Tiles waiting at most (one per upscale under way: an upscale sends its tiles one by one). */
+export const MODEL_PLACES = 4;
 
 /**
  * The model's places, shared fairly between users (as HTML renders are): a free place goes to
- * the waiting upscale of the user with the fewest running, and a user may have one upscale in
+ * the waiting upscale of the user with the fewest running, and a user has one upscale in
  * flight. The model runs one tile at a time, taking the tiles of the upscales under way in
  * turn, so a user's second upscale at once would not finish their work sooner: it would only
- * take a place, and a share of the model, from someone else (two users held all four places
- * and a third was refused). As many places as the worker lets tiles wait, so an upscale that
- * has its turn is never refused by the worker's own bound.
+ * take a share of the model from someone else. As many places as the worker lets tiles wait,
+ * so an upscale that has its turn is never refused by the worker's own bound.
  */
-const modelTurns = new RenderTurns({
-  slots: MAX_WAITING,
-  perUser: 1,
-  // About a typical upscale's time; the largest may take a minute or two.
-  retryAfterSeconds: 30,
-  refusal: {
-    code: 'too_many_upscales',
-    message: 'You already have an upscale with the model under way; wait for it to finish',
-  },
-});
+const modelTurns = new RenderTurns({ slots: MODEL_PLACES, perUser: 1, retryAfterSeconds: 30 });
 
 /**
- * Waits for `userId`'s turn at the model, to be freed when their upscale is done with it. A
- * request past its one upscale in flight is refused (429 too_many_upscales); a job (`wait`)
- * queues instead: a batch's files may run side by side, and one refused would fail.
+ * Waits for `userId`'s turn at the model, to be freed when their upscale is done with it. Upscales
+ * are jobs, and the queue already holds a user's next one back while one runs (oneAtATime);
+ * the turn is the same rule within this process, for the files of a batch.
  */
-export const takeModelTurn = (
-  userId: string,
-  options: { signal?: AbortSignal; wait?: boolean } = {},
-): Promise<Turn> => modelTurns.take(userId, options);
+export const takeModelTurn = (userId: string, signal?: AbortSignal): Promise<Turn> =>
+  modelTurns.take(userId, { signal, wait: true });
 
 /**
  * Each tile's own pixels, and the context read around it so seams do not show (the slim
@@ -119,7 +107,7 @@ function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
   let worker = workers.get(key);
   if (!worker) {
     const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
-    const options = { name: 'Upscaling', maxWaiting: MAX_WAITING, heapMb: 1024 };
+    const options = { name: 'Upscaling', maxWaiting: MODEL_PLACES, heapMb: 1024 };
     worker =
       runtime === 'onnx'
         ? new ModelWorker(

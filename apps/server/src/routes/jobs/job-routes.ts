@@ -137,7 +137,7 @@ export const jobRoutes =
           'storage_unavailable',
         ],
         produces: {
-          contentTypes: ['audio/*', 'video/*'],
+          contentTypes: ['image/*', 'audio/*', 'video/*'],
           description: 'The finished file, as an attachment',
         },
       },

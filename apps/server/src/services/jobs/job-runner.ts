@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { toolById } from '@refract/contracts';
 import { basename, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
@@ -17,9 +18,17 @@ import {
   removeRunOutputs,
 } from './job-files.js';
 
-/** The ids of the tools that run as `kind`: image work inside requests, or audio and video jobs. */
-const toolsOf = (kind: 'request' | 'job') =>
-  TOOL_REGISTRY.filter((t) => (t.runsAs ?? 'request') === kind).map((t) => t.id);
+/**
+ * The ids of the tools of a lane: image work (batch files, upscales), or audio and video. The
+ * lane goes by what the tool works on, not by how its route answers.
+ */
+const toolsOf = (lane: 'image' | 'media') =>
+  TOOL_REGISTRY.filter((t) => (toolById(t.id).category === 'image') === (lane === 'image')).map(
+    (t) => t.id,
+  );
+
+/** Tools of which each user runs one job at a time (ToolDefinition.oneAtATime). */
+const ONE_AT_A_TIME = TOOL_REGISTRY.filter((t) => t.oneAtATime).map((t) => t.id);
 
 /** Stopped at the time limit, the job held a worker that long: it is charged (docs/api.md). */
 const CHARGED_WHEN_STOPPED = new Set(['processing_timeout']);
@@ -80,8 +89,8 @@ export function jobRunner(deps: {
   // Two lanes, each with its own bound: image work fills every core, while ffmpeg's
   // jobs each use several threads, so fewer of them run at once.
   const lanes = {
-    image: { limit: config.jobs.imageWorkers, active: 0, tools: toolsOf('request') },
-    media: { limit: config.jobs.workers, active: 0, tools: toolsOf('job') },
+    image: { limit: config.jobs.imageWorkers, active: 0, tools: toolsOf('image') },
+    media: { limit: config.jobs.workers, active: 0, tools: toolsOf('media') },
   };
   let wakeUps = 0;
 
@@ -121,7 +130,7 @@ export function jobRunner(deps: {
     for (const lane of Object.values(lanes)) {
       if (lane.active >= lane.limit || closed) continue;
       lane.active += 1;
-      const job = await jobs.claimNext(now(), lane.tools).catch((err: unknown) => {
+      const job = await jobs.claimNext(now(), lane.tools, ONE_AT_A_TIME).catch((err: unknown) => {
         lane.active -= 1;
         throw err;
       });

@@ -1,14 +1,15 @@
 import { Button, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { ToolShell, type ToolPageProps } from './tool-shell';
+import { ToolShell, type ToolKind, type ToolPageProps } from './tool-shell';
 import { useJobRun } from './use-job-run';
 
 /**
- * An audio or video tool: the shell, run as a server job with two progress bars (upload,
- * then the server's processing) and Cancel at any time. Options go in `options`.
+ * A tool run as a server job (audio, video, and upscale, which may take minutes): the shell,
+ * with two progress bars (upload, then the server's processing) and Cancel at any time.
+ * Options go in `options`.
  */
-export function MediaToolPage(props: ToolPageProps & { kind: 'audio' | 'video' }) {
+export function MediaToolPage(props: ToolPageProps & { kind: ToolKind }) {
   const { t } = useTranslation();
   const run = useJobRun(props.endpoint);
   const uploadPercent = Math.round(run.upload * 100);

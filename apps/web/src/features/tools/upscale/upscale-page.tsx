@@ -3,10 +3,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   toolById,
-  UPSCALE_MODEL_MAX_PIXELS,
+  UPSCALE_MAX_INPUT_PIXELS,
   UPSCALE_MODEL_SECONDS_PER_MP,
 } from '@refract/contracts';
-import { ToolPage } from '../../../components/tool/tool-page';
+import { MediaToolPage } from '../../../components/tool/media-tool-page';
 import { formatNumber } from '../../../lib/format';
 import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
@@ -41,12 +41,14 @@ export function UpscalePage() {
   const [scale, setScale] = useState<Scale>('2');
   const [file, setFile] = useState<File | null>(null);
   const pixels = usePixels(file);
-  const limit = UPSCALE_MODEL_MAX_PIXELS[scale];
+  const limit = UPSCALE_MAX_INPUT_PIXELS[scale];
   const megapixels = (n: number) => formatNumber(Math.round(n / 100_000) / 10);
-  const tooLarge = method === 'model' && pixels !== null && pixels > limit;
+  const tooLarge = pixels !== null && pixels > limit;
   const seconds = pixels && Math.ceil((pixels / 1_000_000) * UPSCALE_MODEL_SECONDS_PER_MP[scale]);
   return (
-    <ToolPage
+    // A job: an upscale may take minutes, so its progress shows tile by tile and it may be cancelled.
+    <MediaToolPage
+      kind="image"
       tool={tool}
       endpoint="/api/upscale"
       submitLabel={t('upscale.submitScale', { scale })}
@@ -82,12 +84,21 @@ export function UpscalePage() {
               ? t('upscale.modelHint', { megapixels: megapixels(limit), scale })
               : t('upscale.fastHint', { scale })}
           </Text>
-          {method === 'model' && pixels !== null && (
-            <Text size="sm" c={tooLarge ? 'red' : undefined}>
-              {tooLarge
-                ? t('upscale.tooLarge', { megapixels: megapixels(pixels) })
-                : t('upscale.estimate', { seconds: formatNumber(seconds ?? 0) })}
+          {tooLarge ? (
+            <Text size="sm" c="red">
+              {t('upscale.tooLarge', {
+                megapixels: megapixels(pixels),
+                limit: megapixels(limit),
+                scale,
+              })}
             </Text>
+          ) : (
+            method === 'model' &&
+            pixels !== null && (
+              <Text size="sm">
+                {t('upscale.estimate', { seconds: formatNumber(seconds ?? 0) })}
+              </Text>
+            )
           )}
         </Stack>
       }
