@@ -10,8 +10,10 @@ import { layersToOnnx, type LayersManifest } from './layers-to-onnx.js';
  * A tile comes as 0–255 RGB bytes and goes back as bytes, rounded and clamped as TF.js's path
  * does (Uint8ClampedArray).
  */
-const { modelDirs, threads } = workerData as {
+const { modelDirs, range, threads } = workerData as {
   modelDirs: Record<number, string>;
+  /** The pixel range the model was trained on (layers-to-onnx scales 0–255 to it). */
+  range: 1 | 255;
   threads: number;
 };
 
@@ -24,7 +26,7 @@ function session(scale: number): Promise<InferenceSession> {
     const manifest = JSON.parse(readFileSync(`${dir}model.json`, 'utf8')) as LayersManifest;
     const shards = manifest.weightsManifest.flatMap((group) => group.paths);
     const weights = Buffer.concat(shards.map((path) => readFileSync(dir + path)));
-    loading = InferenceSession.create(layersToOnnx(manifest, weights), {
+    loading = InferenceSession.create(layersToOnnx(manifest, weights, range), {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',

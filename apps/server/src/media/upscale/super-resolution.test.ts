@@ -49,8 +49,14 @@ describe('super-resolution tiles', { timeout: 120_000 }, () => {
         .raw()
         .toBuffer({ resolveWithObject: true });
       const [native, wasm] = [
-        await superResolve(data, info.width, info.height, scale, { runtime: 'onnx' }),
-        await superResolve(data, info.width, info.height, scale, { runtime: 'tfjs' }),
+        await superResolve(data, info.width, info.height, scale, {
+          runtime: 'onnx',
+          variant: 'slim',
+        }),
+        await superResolve(data, info.width, info.height, scale, {
+          runtime: 'tfjs',
+          variant: 'slim',
+        }),
       ];
       expect(native.length).toBe(info.width * info.height * scale * scale * 3);
       let largest = 0;

@@ -6,22 +6,24 @@ import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
- * Super-resolution with UpscalerJS's ESRGAN "slim" models (RDN architecture, trained on DIV2K;
- * MIT, weights inside the npm package @upscalerjs/esrgan-slim: nothing fetched at run time).
- * They run on onnxruntime's native CPU runtime in a kept worker thread (decision 041); the
- * TF.js WebAssembly path they ran on before stays for the bench and the test that both agree.
- * One inference at a time per process; a tile is the unit of work, so a request's abort is
+ * Super-resolution with UpscalerJS's ESRGAN models (MIT, weights inside their npm packages:
+ * nothing fetched at run time): "slim" (RDN, 0.2 M weights) at ×2, "thick" (RRDN, 7 M) at ×4,
+ * the smallest of each factor that meets the bench's quality goal (decision 041). They run on
+ * onnxruntime's native CPU runtime in a kept worker thread; the TF.js WebAssembly path they
+ * ran on before stays for the bench and the test that both agree (RDN models only). One
+ * inference at a time per process; a tile is the unit of work, so a request's abort is
  * honoured between tiles.
  */
 const require = createRequire(import.meta.url);
-/** The tool's model; the bench also runs "medium", the next larger, to compare. */
-export type Variant = 'slim' | 'medium';
+export type Variant = 'slim' | 'medium' | 'thick';
 /** Which runtime runs it: the native one, or TF.js on WebAssembly (the bench, the agreement test). */
 export type Runtime = 'onnx' | 'tfjs';
-const TOOL_VARIANT: Variant = 'slim';
-const MODEL_VERSION = 'esrgan-slim-1.0.0';
-
 export type UpscaleFactor = 2 | 4;
+/** The tool's model per factor; the bench runs every variant to compare. */
+const TOOL_VARIANT: Record<UpscaleFactor, Variant> = { 2: 'slim', 4: 'thick' };
+/** The pixel range each was trained on: the RDN models 0–255, the RRDN model 0–1. */
+const RANGE: Record<Variant, 1 | 255> = { slim: 255, medium: 255, thick: 1 };
+const MODEL_VERSION = 'esrgan-slim ×2, esrgan-thick ×4 (1.0.0)';
 
 /** Tiles waiting at most (one per upscale under way: an upscale sends its tiles one by one). */
 export const MODEL_PLACES = 4;
@@ -53,7 +55,7 @@ export const TILE: Record<Runtime, number> = { onnx: 256, tfjs: 128 };
 const CONTEXT = 12;
 
 /** The package's own folder (its exports name no package.json), then its models/xN/. */
-function modelDir(scale: UpscaleFactor, variant: Variant = TOOL_VARIANT) {
+function modelDir(scale: UpscaleFactor, variant: Variant) {
   const entry = require.resolve(`@upscalerjs/esrgan-${variant}`);
   return `${entry.slice(0, entry.lastIndexOf('/dist/'))}/models/x${scale}/`;
 }
@@ -61,7 +63,7 @@ function modelDir(scale: UpscaleFactor, variant: Variant = TOOL_VARIANT) {
 /** Whether the package's weights are there (for /api/health; loads nothing). */
 export function superResolutionStatus(): EngineStatus {
   try {
-    modelDir(2);
+    for (const scale of [2, 4] as const) modelDir(scale, TOOL_VARIANT[scale]);
     return { available: true, version: MODEL_VERSION };
   } catch {
     return { available: false, version: null };
@@ -108,12 +110,14 @@ function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
   if (!worker) {
     const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
     const options = { name: 'Upscaling', maxWaiting: MODEL_PLACES, heapMb: 1024 };
+    if (runtime === 'tfjs' && RANGE[variant] !== 255)
+      throw new Error(`the TF.js path runs the RDN models only, not ${variant}`);
     worker =
       runtime === 'onnx'
         ? new ModelWorker(
             new URL('./onnx-upscale-worker.js', import.meta.url),
             // As many threads as images may be worked on at once: the model is one of them.
-            { modelDirs, threads: imageSlots() },
+            { modelDirs, range: RANGE[variant], threads: imageSlots() },
             options,
           )
         : new ModelWorker(TFJS_WORKER, { ...tfjsPaths(), modelDirs }, options);
@@ -165,7 +169,7 @@ export async function superResolve(
   {
     signal,
     onTile,
-    variant = TOOL_VARIANT,
+    variant = TOOL_VARIANT[scale],
     runtime = 'onnx',
   }: {
     signal?: AbortSignal;

@@ -38,6 +38,7 @@ describeEachDatabase('uploads left by a process that died', (kind) => {
       .set({ updated_at: new Date(Date.now() - SILENT_UPLOAD_MS - 1000).toISOString() })
       .where('id', 'in', ids)
       .execute();
+    // Each slot's row goes first, then its folder.
     await vi.waitFor(
       async () => {
         const left = await t.database.db
@@ -46,11 +47,11 @@ describeEachDatabase('uploads left by a process that died', (kind) => {
           .where('id', 'in', ids)
           .execute();
         expect(left).toEqual([]);
+        expect(ids.filter((id) => existsSync(jobDir(t, id)))).toEqual([]);
       },
       { timeout: 120_000, interval: 200 },
     );
     expect((await listed()).jobs.filter((job) => ids.includes(job.id))).toEqual([]);
-    expect(ids.filter((id) => existsSync(jobDir(t, id)))).toEqual([]);
     expect((await submit(t, user.token, wav)).statusCode).toBe(202);
   });
 });
