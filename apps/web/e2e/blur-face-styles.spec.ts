@@ -136,3 +136,54 @@ test('blur faces: "blur all faces" in a batch finds each photo’s own faces, so
   await expect(page.getByText('2 done, 0 failed, of 2')).toBeVisible({ timeout: 90_000 });
   await page.screenshot({ path: 'test-results/blur-face-batch-en-1280.png', fullPage: true });
 });
+
+test('blur faces: "blur all faces" on one photo shows the faces found for review, and a box removed stays clear', async ({
+  strictPage: page,
+}) => {
+  await signUp(page, uniqueEmail(), 'blur review password 1');
+  await page.goto('/blur-face');
+  const photo = demoPhoto('sample6.jpg');
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'people.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await page.getByText(WORDS.en.box, { exact: true }).click();
+  // Turning it on finds the faces on the preview at once: no other button to press.
+  await page.getByRole('switch', { name: WORDS.en.detectAll }).check({ force: true });
+  const boxes = page.getByTestId('blur-area');
+  await expect(boxes.first()).toBeVisible({ timeout: 60_000 });
+  const found = await boxes.count();
+  expect(found).toBeGreaterThanOrEqual(2);
+
+  // Where each box is on the photo, in its own pixels.
+  const preview = (await page.getByRole('img').first().boundingBox())!;
+  const scale = preview.width / 1920;
+  const onPhoto = async (index: number) => {
+    const b = (await boxes.nth(index).boundingBox())!;
+    const [left, top] = [
+      Math.round((b.x - preview.x) / scale),
+      Math.round((b.y - preview.y) / scale),
+    ];
+    return { left, top, width: Math.round(b.width / scale), height: Math.round(b.height / scale) };
+  };
+  const kept = await onPhoto(0);
+  const removed = await onPhoto(1);
+  await page.getByRole('button', { name: 'Remove blur area 2' }).click();
+  await expect(boxes).toHaveCount(found - 1);
+
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: WORDS.en.submit }).click(),
+  ]);
+  const result = readFileSync((await file.path())!);
+  /** Mean difference of a region between the photo and the result, 0–255. */
+  const change = async (region: { left: number; top: number; width: number; height: number }) => {
+    const original = await sharp(photo).extract(region).raw().toBuffer();
+    const blurred = await sharp(result).extract(region).raw().toBuffer();
+    return (
+      original.reduce((sum, value, i) => sum + Math.abs(value - blurred[i]!), 0) / original.length
+    );
+  };
+  // The kept face is under a solid box; the removed one is as it was, but for JPEG's noise.
+  expect(await change(kept)).toBeGreaterThan(20);
+  expect(await change(removed)).toBeLessThan(6);
+});

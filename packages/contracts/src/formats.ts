@@ -81,10 +81,11 @@ export const UPSCALE_MAX_INPUT_PIXELS = {
   4: UPSCALE_MAX_RESULT_PIXELS / 16,
 } as const;
 /**
- * Seconds the model takes per input megapixel, per factor, on a busy 2-core machine (the
- * bench's median, rounded up): the page's estimate before running.
+ * Seconds the model takes per input megapixel, per factor, on 2 cores (bench/upscale.bench.mjs
+ * through the app at rest: 5.8 at ×2, 134 at ×4; rounded up by a third for a machine with other
+ * work): the page's estimate before running, and the job's time limit (ten times it).
  */
-export const UPSCALE_MODEL_SECONDS_PER_MP = { 2: 130, 4: 260 } as const;
+export const UPSCALE_MODEL_SECONDS_PER_MP = { 2: 8, 4: 180 } as const;
 
 export const upscaleFieldsSchema = z.object({
   /** Each side times 2 (the default, as the product was first described) or 4. */

@@ -37,7 +37,7 @@ export interface ModelWorkerOptions {
   /** Calls waiting at most; past that 503 server_busy, rather than a queue without end. */
   maxWaiting: number;
   heapMb: number;
-  /** How long it stays loaded unused; MODEL_IDLE_MS unless set (tests). */
+  /** How long it stays loaded unused; MODEL_IDLE_MS unless set (a model quick to load, tests). */
   idleMs?: number;
 }
 

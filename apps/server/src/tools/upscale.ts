@@ -24,9 +24,9 @@ type Fields = z.output<typeof upscaleFieldsSchema>;
 const megapixels = (pixels: number) => `${pixels / 1_000_000}`;
 
 /**
- * The model's whole run at most: ten times what the bench measured per input megapixel on a
- * busy 2-core machine (UPSCALE_MODEL_SECONDS_PER_MP), and never under three minutes; past it
- * the job ends as 504 processing_timeout.
+ * The model's whole run at most: ten times the page's estimate (UPSCALE_MODEL_SECONDS_PER_MP),
+ * so a 4 MP photo at ×4 may take two hours on a machine ten times busier than the bench's, and
+ * never under three minutes; past it the job ends as 504 processing_timeout.
  */
 const modelTimeLimitMs = (pixels: number, scale: UpscaleFactor) =>
   Math.max(180_000, (pixels / 1_000_000) * UPSCALE_MODEL_SECONDS_PER_MP[scale] * 10_000);

@@ -109,7 +109,14 @@ function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
   let worker = workers.get(key);
   if (!worker) {
     const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
-    const options = { name: 'Upscaling', maxWaiting: MODEL_PLACES, heapMb: 1024 };
+    const options = {
+      name: 'Upscaling',
+      maxWaiting: MODEL_PLACES,
+      heapMb: 1024,
+      // Its sessions hold hundreds of MB (thick's, and what its tiles took), and load again in
+      // under a second: let go after half a minute unused rather than the models' five.
+      idleMs: 30_000,
+    };
     if (runtime === 'tfjs' && RANGE[variant] !== 255)
       throw new Error(`the TF.js path runs the RDN models only, not ${variant}`);
     worker =

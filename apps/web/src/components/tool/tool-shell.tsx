@@ -73,8 +73,8 @@ export interface ToolPageProps {
   service?: Service;
   /** The endpoint, e.g. /api/convert. */
   endpoint: string;
-  /** Adds the tool's own fields to the form that is sent. */
-  fields(form: FormData): void;
+  /** Adds the tool's own fields to the form that is sent: one file's, or a batch's (`batch`). */
+  fields(form: FormData, batch: boolean): void;
   /** The slot for the tool's options, under the file (and its editor). */
   options?: ReactNode;
   previewStyle?: React.CSSProperties;
@@ -91,7 +91,7 @@ export interface ToolPageProps {
    * An interactive editor for the chosen file (crop, watermark, ...). It replaces the plain
    * preview; the server renders the download from the fields it sets.
    */
-  editor?(image: { file: File; url: string; index: number }): ReactNode;
+  editor?(image: { file: File; url: string; index: number; batch: boolean }): ReactNode;
   /**
    * The editor's setting per file of a batch (see usePerFile): the user steps the editor
    * through the files; `fields(index)` is what file `index` sends in `perFile` beside the
@@ -101,8 +101,8 @@ export interface ToolPageProps {
     files: Pick<PerFile<unknown>, 'hasOwn' | 'applyToAll'>;
     fields(index: number): Record<string, string> | null;
   };
-  /** A check before sending (e.g. nothing to blur yet): a message stops the request. */
-  validate?(): string | null;
+  /** A check before sending one file or a batch (e.g. nothing to blur yet): a message stops it. */
+  validate?(batch: boolean): string | null;
   /**
    * A step of the page itself still under way (face detection filling in the areas): the
    * submit button waits for it, and a message about the state before it is cleared.
@@ -190,10 +190,10 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
     if (!file) {
       return setLocalError(t(kind === 'image' ? 'tool.uploadFirst' : `media.uploadFirst.${kind}`));
     }
-    const invalid = props.validate?.() ?? null;
+    const invalid = props.validate?.(false) ?? null;
     if (invalid) return setLocalError(invalid);
     const form = new FormData();
-    props.fields(form);
+    props.fields(form, false);
     // Text fields first, so the server can refuse bad options before reading the file.
     form.append(kind, file);
     whenSignedIn(() => void run.run(form));
@@ -206,7 +206,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
   const error = localError ?? (run.error ? failure(run.error) : null);
   /** Shared fields, then the own settings of the files sent (the first `count`) as perFile. */
   function batchFields(form: FormData, count: number) {
-    props.fields(form);
+    props.fields(form, true);
     const entries = [];
     for (let index = 1; index < count; index += 1) {
       const own = props.perFile?.fields(index);
@@ -254,7 +254,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
       {props.editor && files[shown] && previewUrl && (
         // Keyed by the file's address: another file's editor starts afresh, once its image is in.
         <Fragment key={previewUrl}>
-          {props.editor({ file: files[shown], url: previewUrl, index: shown })}
+          {props.editor({ file: files[shown], url: previewUrl, index: shown, batch })}
         </Fragment>
       )}
       {props.options}
@@ -267,7 +267,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
           perFile={Boolean(props.perFile)}
           submitLabel={props.submitLabel}
           downloadOnDone={downloadOnDone}
-          validate={props.validate}
+          validate={() => props.validate?.(true) ?? null}
           onRemove={(index) => choose(files.filter((_, i) => i !== index))}
           onClear={() => choose([])}
         />

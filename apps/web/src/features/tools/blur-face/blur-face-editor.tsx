@@ -1,7 +1,7 @@
 import { Box, Button, Group, Image, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { IconFaceId, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { detectFacesResponseSchema } from '@refract/contracts';
 import { ErrorAlert } from '../../../components/error-alert';
@@ -29,6 +29,8 @@ export function BlurFaceEditor(props: {
   onAreas(update: (areas: BlurRect[]) => BlurRect[]): void;
   /** Told when face detection starts and ends (the page waits for it before blurring). */
   onDetecting(detecting: boolean): void;
+  /** "Blur all faces": find the faces as soon as the image is in, once, for review. */
+  findFaces: boolean;
 }) {
   const { t } = useTranslation();
   const whenSignedIn = useWhenSignedIn();
@@ -43,6 +45,7 @@ export function BlurFaceEditor(props: {
   const [detecting, setDetecting] = useState(false);
   const [detectError, setDetectError] = useState<string | null>(null);
   const [noFaces, setNoFaces] = useState(false);
+  const foundOnce = useRef(false);
 
   // Preview pixels per source pixel; the preview is never larger than the image.
   const scale = natural && frame.width > 0 ? frame.width / natural.width : 0;
@@ -64,6 +67,7 @@ export function BlurFaceEditor(props: {
   }
 
   async function detect() {
+    foundOnce.current = true;
     setDetecting(true);
     props.onDetecting(true);
     setDetectError(null);
@@ -82,6 +86,14 @@ export function BlurFaceEditor(props: {
       props.onDetecting(false);
     }
   }
+
+  // Once per file (the editor is made afresh for each): turned off and on, nothing is found twice.
+  const { findFaces } = props;
+  useEffect(() => {
+    if (!findFaces || !scale || foundOnce.current) return;
+    foundOnce.current = true;
+    whenSignedIn(() => void detect());
+  });
 
   return (
     <>

@@ -14,7 +14,9 @@ const NO_AREAS: BlurRect[] = [];
 /**
  * Areas are placed on a preview (by hand or by face detection); the server hides the original's
  * as the preview shows them. In a batch each image may have its own areas; the others are hidden
- * where the first's are. "Blur all faces" has the server find each file's faces itself.
+ * where the first's are. "Blur all faces" on one file finds its faces on the preview first, for
+ * review: what is sent is the boxes as the user left them. On a batch the server finds each
+ * file's faces itself.
  */
 export function BlurFacePage() {
   const { t } = useTranslation();
@@ -33,15 +35,17 @@ export function BlurFacePage() {
       showSizes={false}
       preparing={detecting}
       onFileChange={areas.reset}
-      validate={() =>
-        !settings.detectAll &&
+      validate={(batch) =>
+        !(settings.detectAll && batch) &&
         [0, ...areas.ownIndexes()].some((index) => areas.get(index).length === 0)
           ? t('blurFace.addFirst')
           : null
       }
-      fields={(form) => {
+      fields={(form, batch) => {
         form.append('areas', sent(0).areas);
-        for (const [name, value] of Object.entries(hideFields(settings))) form.append(name, value);
+        // One file's faces were found on the preview and reviewed: the boxes are the answer.
+        const reviewed = { ...settings, detectAll: settings.detectAll && batch };
+        for (const [name, value] of Object.entries(hideFields(reviewed))) form.append(name, value);
       }}
       perFile={{
         files: areas,
@@ -53,10 +57,11 @@ export function BlurFacePage() {
           onChange={(change) => setSettings((current) => ({ ...current, ...change }))}
         />
       }
-      editor={({ file, url, index }) => (
+      editor={({ file, url, index, batch }) => (
         <BlurFaceEditor
           file={file}
           url={url}
+          findFaces={settings.detectAll && !batch}
           areas={areas.get(index)}
           settings={settings}
           onAreas={(change) => areas.update(index, change)}
