@@ -16,6 +16,16 @@ export function formatMoney(dollars: number): string {
   );
 }
 
+/** A time to wait in the user's language: "40 seconds" under two minutes, "9 minutes" after. */
+export function formatWait(seconds: number): string {
+  const minutes = seconds >= 120;
+  return new Intl.NumberFormat(currentLanguage(), {
+    style: 'unit',
+    unit: minutes ? 'minute' : 'second',
+    unitDisplay: 'long',
+  }).format(minutes ? Math.round(seconds / 60) : Math.ceil(seconds));
+}
+
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat(currentLanguage()).format(value);
 }

@@ -35,12 +35,13 @@ export function BlurFacePage() {
       showSizes={false}
       preparing={detecting}
       onFileChange={areas.reset}
-      validate={(batch) =>
-        !(settings.detectAll && batch) &&
-        [0, ...areas.ownIndexes()].some((index) => areas.get(index).length === 0)
-          ? t('blurFace.addFirst')
-          : null
-      }
+      validate={(batch) => {
+        if (settings.detectAll && batch) return null;
+        const empty = [0, ...areas.ownIndexes()].some((index) => areas.get(index).length === 0);
+        if (!empty) return null;
+        // "Blur all faces" is on and found nothing (or every box was removed): say that.
+        return t(settings.detectAll ? 'blurFace.noFaces' : 'blurFace.addFirst');
+      }}
       fields={(form, batch) => {
         form.append('areas', sent(0).areas);
         // One file's faces were found on the preview and reviewed: the boxes are the answer.

@@ -7,7 +7,7 @@ import {
   UPSCALE_MODEL_SECONDS_PER_MP,
 } from '@refract/contracts';
 import { MediaToolPage } from '../../../components/tool/media-tool-page';
-import { formatNumber } from '../../../lib/format';
+import { formatNumber, formatWait } from '../../../lib/format';
 import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
 const tool = toolById('upscale');
@@ -95,9 +95,7 @@ export function UpscalePage() {
           ) : (
             method === 'model' &&
             pixels !== null && (
-              <Text size="sm">
-                {t('upscale.estimate', { seconds: formatNumber(seconds ?? 0) })}
-              </Text>
+              <Text size="sm">{t('upscale.estimate', { duration: formatWait(seconds ?? 0) })}</Text>
             )
           )}
         </Stack>
