@@ -5,24 +5,24 @@ import { serveModel } from '../serve-model.js';
 import { layersToOnnx, type LayersManifest } from './layers-to-onnx.js';
 
 /**
- * The upscaling model's worker thread on onnxruntime's native CPU runtime: each scale's
- * TF.js layers model is written as ONNX in memory on first use (layers-to-onnx.ts) and kept.
+ * The upscaling models' worker thread on onnxruntime's native CPU runtime: each TF.js layers
+ * model a call names is written as ONNX in memory on first use (layers-to-onnx.ts) and kept.
  * A tile comes as 0–255 RGB bytes and goes back as bytes, rounded and clamped as TF.js's path
  * does (Uint8ClampedArray).
  */
-const { modelDirs, range, threads } = workerData as {
-  modelDirs: Record<number, string>;
-  /** The pixel range the model was trained on (layers-to-onnx scales 0–255 to it). */
+const { threads } = workerData as { threads: number };
+
+/** A model's folder, and the pixel range it was trained on (layers-to-onnx scales 0–255 to it). */
+interface Weights {
+  dir: string;
   range: 1 | 255;
-  threads: number;
-};
+}
 
-const sessions = new Map<number, Promise<InferenceSession>>();
+const sessions = new Map<string, Promise<InferenceSession>>();
 
-function session(scale: number): Promise<InferenceSession> {
-  let loading = sessions.get(scale);
+function session({ dir, range }: Weights): Promise<InferenceSession> {
+  let loading = sessions.get(dir);
   if (!loading) {
-    const dir = modelDirs[scale]!;
     const manifest = JSON.parse(readFileSync(`${dir}model.json`, 'utf8')) as LayersManifest;
     const shards = manifest.weightsManifest.flatMap((group) => group.paths);
     const weights = Buffer.concat(shards.map((path) => readFileSync(dir + path)));
@@ -38,7 +38,7 @@ function session(scale: number): Promise<InferenceSession> {
       // taken from the other requests (38 ms in the idle second after a run, measured here).
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
-    sessions.set(scale, loading);
+    sessions.set(dir, loading);
   }
   return loading;
 }
@@ -48,14 +48,14 @@ serveModel(
     rgb,
     width,
     height,
-    scale,
+    model: weights,
   }: {
     rgb: Uint8Array;
     width: number;
     height: number;
-    scale: number;
+    model: Weights;
   }) => {
-    const model = await session(scale);
+    const model = await session(weights);
     const input = new Tensor('float32', Float32Array.from(rgb), [1, height, width, 3]);
     const { output } = await model.run({ input });
     const pixels = new Uint8Array(Uint8ClampedArray.from(output!.data as Float32Array).buffer);

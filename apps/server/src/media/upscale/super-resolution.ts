@@ -70,13 +70,12 @@ export function superResolutionStatus(): EngineStatus {
   }
 }
 
-/** The TF.js worker: each scale's model loaded on first use, from memory (layers model, 0–255 in and out). */
+/** The TF.js worker: each model loaded on first use, from memory (layers model, 0–255 in and out). */
 const TFJS_WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
 const { readFileSync } = require('node:fs');
 const models = {};
-const load = (scale) => (models[scale] ??= (async () => {
+const load = (dir) => (models[dir] ??= (async () => {
   await backend;
-  const dir = workerData.modelDirs[scale];
   const manifest = JSON.parse(readFileSync(dir + 'model.json', 'utf8'));
   const group = manifest.weightsManifest[0];
   const weights = readFileSync(dir + group.paths[0]);
@@ -89,8 +88,8 @@ const load = (scale) => (models[scale] ??= (async () => {
     }),
   });
 })());
-serve(async ({ rgb, width, height, scale }) => {
-  const model = await load(scale);
+serve(async ({ rgb, width, height, model: { dir } }) => {
+  const model = await load(dir);
   const output = tf.tidy(() =>
     model.predict(tf.tensor4d(Float32Array.from(rgb), [1, height, width, 3])));
   try {
@@ -102,13 +101,15 @@ serve(async ({ rgb, width, height, scale }) => {
 });
 `;
 
-const workers = new Map<string, ModelWorker>();
+/**
+ * One worker per runtime, whatever the model: each call names its model (its folder and the
+ * range it was trained on), so ×2 and ×4 share one thread and one inference runs at a time.
+ */
+const workers = new Map<Runtime, ModelWorker>();
 
-function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
-  const key = `${runtime}:${variant}`;
-  let worker = workers.get(key);
+function getWorker(runtime: Runtime): ModelWorker {
+  let worker = workers.get(runtime);
   if (!worker) {
-    const modelDirs = { 2: modelDir(2, variant), 4: modelDir(4, variant) };
     const options = {
       name: 'Upscaling',
       maxWaiting: MODEL_PLACES,
@@ -117,18 +118,16 @@ function getWorker(runtime: Runtime, variant: Variant): ModelWorker {
       // under a second: let go after half a minute unused rather than the models' five.
       idleMs: 30_000,
     };
-    if (runtime === 'tfjs' && RANGE[variant] !== 255)
-      throw new Error(`the TF.js path runs the RDN models only, not ${variant}`);
     worker =
       runtime === 'onnx'
         ? new ModelWorker(
             new URL('./onnx-upscale-worker.js', import.meta.url),
             // As many threads as images may be worked on at once: the model is one of them.
-            { modelDirs, range: RANGE[variant], threads: imageSlots() },
+            { threads: imageSlots() },
             options,
           )
-        : new ModelWorker(TFJS_WORKER, { ...tfjsPaths(), modelDirs }, options);
-    workers.set(key, worker);
+        : new ModelWorker(TFJS_WORKER, tfjsPaths(), options);
+    workers.set(runtime, worker);
   }
   return worker;
 }
@@ -185,7 +184,10 @@ export async function superResolve(
     runtime?: Runtime;
   } = {},
 ): Promise<Buffer> {
-  const model = getWorker(runtime, variant);
+  if (runtime === 'tfjs' && RANGE[variant] !== 255)
+    throw new Error(`the TF.js path runs the RDN models only, not ${variant}`);
+  const model = getWorker(runtime);
+  const weights = { dir: modelDir(scale, variant), range: RANGE[variant] };
   const tile = TILE[runtime];
   const outWidth = width * scale;
   const output = Buffer.alloc(outWidth * height * scale * 3);
@@ -207,7 +209,7 @@ export async function superResolve(
       };
       const input = window(rgb, width, height, padded);
       const upscaled = await model.run<Uint8Array>(
-        { rgb: input, width: padded.width, height: padded.height, scale },
+        { rgb: input, width: padded.width, height: padded.height, model: weights },
         signal,
         [input.buffer as ArrayBuffer],
       );
