@@ -66,7 +66,7 @@ const GENERAL_FAILURES = new Set<ApiError['code']>([
   'processing_failed',
 ]);
 
-/** What a tool page sets: the props of ToolPage and MediaToolPage, one meaning each. */
+/** What a tool page sets: the props of ToolPage and JobToolPage, one meaning each. */
 export interface ToolPageProps {
   tool: ToolEntry;
   /** The service a use is charged to, when the tool has more than one (convert). */

@@ -7,7 +7,7 @@ import {
   DEFAULT_AUDIO_OPTIONS,
   expectedAudioBytes,
 } from '../../../components/tool/audio-options';
-import { MediaToolPage } from '../../../components/tool/media-tool-page';
+import { JobToolPage } from '../../../components/tool/job-tool-page';
 import { QualitySlider } from '../../../components/tool/quality-slider';
 import { useMediaDuration } from '../../../components/tool/use-media-duration';
 
@@ -28,7 +28,7 @@ export function CompressAudioPage() {
     compressPercentage: percentage,
   });
   return (
-    <MediaToolPage
+    <JobToolPage
       tool={tool}
       kind="audio"
       endpoint="/api/audio/compress-audio"

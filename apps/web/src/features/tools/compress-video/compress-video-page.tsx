@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toolById } from '@refract/contracts';
-import { MediaToolPage } from '../../../components/tool/media-tool-page';
+import { JobToolPage } from '../../../components/tool/job-tool-page';
 import { QualitySlider } from '../../../components/tool/quality-slider';
 import { useMediaDuration } from '../../../components/tool/use-media-duration';
 import {
@@ -20,7 +20,7 @@ export function CompressVideoPage() {
   const [file, setFile] = useState<File | null>(null);
   const duration = useMediaDuration(file, 'video');
   return (
-    <MediaToolPage
+    <JobToolPage
       tool={tool}
       kind="video"
       endpoint="/api/video/compress-video"

@@ -8,7 +8,7 @@ import {
   expectedAudioBytes,
 } from '../../../components/tool/audio-options';
 import { MediaFormatSelect } from '../../../components/tool/media-format-select';
-import { MediaToolPage } from '../../../components/tool/media-tool-page';
+import { JobToolPage } from '../../../components/tool/job-tool-page';
 import { useMediaDuration } from '../../../components/tool/use-media-duration';
 
 const tool = toolById('convertAudio');
@@ -20,7 +20,7 @@ export function ConvertAudioPage() {
   const [file, setFile] = useState<File | null>(null);
   const duration = useMediaDuration(file, 'audio');
   return (
-    <MediaToolPage
+    <JobToolPage
       tool={tool}
       kind="audio"
       endpoint="/api/audio/convertaudio"

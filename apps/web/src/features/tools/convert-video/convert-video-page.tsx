@@ -8,7 +8,7 @@ import {
   expectedAudioBytes,
 } from '../../../components/tool/audio-options';
 import { MediaFormatSelect } from '../../../components/tool/media-format-select';
-import { MediaToolPage } from '../../../components/tool/media-tool-page';
+import { JobToolPage } from '../../../components/tool/job-tool-page';
 import { useMediaDuration } from '../../../components/tool/use-media-duration';
 import {
   appendVideoOptions,
@@ -28,7 +28,7 @@ export function ConvertVideoPage() {
   const [file, setFile] = useState<File | null>(null);
   const duration = useMediaDuration(file, 'video');
   return (
-    <MediaToolPage
+    <JobToolPage
       tool={tool}
       kind="video"
       endpoint="/api/video/convert-video"

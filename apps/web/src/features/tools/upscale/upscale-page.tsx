@@ -6,7 +6,7 @@ import {
   UPSCALE_MAX_INPUT_PIXELS,
   UPSCALE_MODEL_SECONDS_PER_MP,
 } from '@refract/contracts';
-import { MediaToolPage } from '../../../components/tool/media-tool-page';
+import { JobToolPage } from '../../../components/tool/job-tool-page';
 import { formatNumber, formatWait } from '../../../lib/format';
 import { LabelledChoice } from '../../../components/tool/labelled-choice';
 
@@ -47,7 +47,7 @@ export function UpscalePage() {
   const seconds = pixels && Math.ceil((pixels / 1_000_000) * UPSCALE_MODEL_SECONDS_PER_MP[scale]);
   return (
     // A job: an upscale may take minutes, so its progress shows tile by tile and it may be cancelled.
-    <MediaToolPage
+    <JobToolPage
       kind="image"
       tool={tool}
       endpoint="/api/upscale"

@@ -9,7 +9,7 @@ import { useJobRun } from './use-job-run';
  * with two progress bars (upload, then the server's processing) and Cancel at any time.
  * Options go in `options`.
  */
-export function MediaToolPage(props: ToolPageProps & { kind: ToolKind }) {
+export function JobToolPage(props: ToolPageProps & { kind: ToolKind }) {
   const { t } = useTranslation();
   const run = useJobRun(props.endpoint);
   const uploadPercent = Math.round(run.upload * 100);
