@@ -40,6 +40,9 @@ async function placeAll(
     }
     return placed.filter((entry) => entry !== null);
   }
+  // One mark is composited from its PNG: its raw pixels (up to 100 MB) as a Buffer would make
+  // V8 collect garbage on the event loop, twice or more per request.
+  if (centres.length === 1) return [{ input: overlay.png, ...corner(centres[0]!) }];
   const pixels = await inImageSlot(() => sharp(overlay.png).ensureAlpha().raw().toBuffer(), signal);
   const raw = { width: overlay.width, height: overlay.height, channels: 4 as const };
   return centres.map((centre) => ({ input: pixels, raw, ...corner(centre) }));
