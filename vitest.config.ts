@@ -15,5 +15,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Database and media tests are heavy; two workers match the two cores.
     maxWorkers: 2,
+    // Each worker keeps its modules from one file to the next: loading the server's module graph
+    // (sharp, the model runtimes, Fastify, the routes) again for each of the hundred files was
+    // over a quarter of the suite's CPU time. Tests share no state through modules: each builds
+    // its own app on its own database, and none mocks a module or changes the environment.
+    isolate: false,
   },
 });
