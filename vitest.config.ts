@@ -18,7 +18,8 @@ export default defineConfig({
     // Each worker keeps its modules from one file to the next: loading the server's module graph
     // (sharp, the model runtimes, Fastify, the routes) again for each of the hundred files was
     // over a quarter of the suite's CPU time. Tests share no state through modules: each builds
-    // its own app on its own database, and none mocks a module or changes the environment.
+    // its own app on its own database, and none mocks a module or changes the environment
+    // (decision 042).
     isolate: false,
   },
 });
