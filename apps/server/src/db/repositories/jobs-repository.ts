@@ -272,23 +272,28 @@ export function jobsRepository(db: Kysely<Database>) {
     /**
      * A waiting request for this job was answered 503, so the job must cost nothing: marked
      * waived while unfinished (whoever ends it then charges nothing), or uncharged when it has
-     * already ended charged: `refund` says its use must be given back now.
+     * already ended charged: `refund` is then the charge to give back now. It comes from the
+     * same statement, so no later read can fail between the two and lose the give-back (a retry
+     * would find the job uncharged already).
      */
-    async waive(id: string): Promise<{ refund: boolean }> {
+    async waive(
+      id: string,
+    ): Promise<{ refund?: Pick<JobRow, 'user_id' | 'service' | 'period_start'> }> {
       const marked = await db
         .updateTable('jobs')
         .set({ waived: 1 })
         .where('id', '=', id)
         .where('status', 'in', [...UNDER_WAY])
         .executeTakeFirst();
-      if (changed(marked)) return { refund: false };
-      const refunded = await db
+      if (changed(marked)) return {};
+      const refund = await db
         .updateTable('jobs')
         .set({ waived: 1, charged: 0 })
         .where('id', '=', id)
         .where('charged', '=', 1)
+        .returning(['user_id', 'service', 'period_start'])
         .executeTakeFirst();
-      return { refund: changed(refunded) };
+      return { refund };
     },
 
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { DatabaseKind } from '../../db/database.js';
 import { owedWrites } from '../../lib/owed-writes.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import {
   used,
   wav,
 } from '../../test/jobs.js';
+import { postgresUrl } from '../../test/databases.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -38,8 +40,8 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
     while (apps.length) await apps.pop()!.close();
   });
 
-  async function start(env: Record<string, string> = {}) {
-    const t = await createTestApp('sqlite', { env: { ...queueEnv, ...env } });
+  async function start(env: Record<string, string> = {}, kind: DatabaseKind = 'sqlite') {
+    const t = await createTestApp(kind, { env: { ...queueEnv, ...env } });
     apps.push(t);
     const user = await registerUser(t.app);
     await subscribe(t.database.db, user.user._id, 'business');
@@ -47,6 +49,25 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
   }
 
   const row = (t: TestApp, id: string) => jobsRepository(t.database.db).find(id);
+
+  /** A job service of its own on the app's database, as another process would have. */
+  function serviceOn(t: TestApp, deps: Partial<Parameters<typeof jobService>[0]> = {}) {
+    const db = t.database.db;
+    return jobService({
+      jobs: jobsRepository(db),
+      quotas: quotaService(plansRepository(db), subscriptionsRepository(db), usageRepository(db)),
+      dataDir: t.database.options.dataDir,
+      volume: sharedVolumeGuard(t.database.options.dataDir, settingsRepository(db)),
+      queueLimit: 20,
+      resultTtlMs: 3_600_000,
+      queue: localQueue(0, async () => {}),
+      runner: { interrupt() {} } as unknown as JobRunner,
+      changes: new EventEmitter(),
+      log: t.app.log,
+      owed: owedWrites(t.app.log),
+      ...deps,
+    });
+  }
 
   it.skipIf(!hasFfmpeg)(
     "runs another user's job before one user's queued backlog (WORKERS=1)",
@@ -120,21 +141,7 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
       const { jobId } = (await submit(t, token, wav)).json();
       expect((await ended(t, token, jobId)).status).toBe('done');
       // A cancel that read the job just before it finished (the route reads, then cancels).
-      const db = t.database.db;
-      const service = jobService({
-        jobs: jobsRepository(db),
-        quotas: quotaService(plansRepository(db), subscriptionsRepository(db), usageRepository(db)),
-        dataDir: t.database.options.dataDir,
-        volume: sharedVolumeGuard(t.database.options.dataDir, settingsRepository(db)),
-        queueLimit: 20,
-        resultTtlMs: 3_600_000,
-        queue: localQueue(0, async () => {}),
-        runner: { interrupt() {} } as unknown as JobRunner,
-        changes: new EventEmitter(),
-        log: t.app.log,
-        owed: owedWrites(t.app.log),
-      });
-      await service.cancel({ ...(await row(t, jobId))!, status: 'running' });
+      await serviceOn(t).cancel({ ...(await row(t, jobId))!, status: 'running' });
       expect((await status(t, token, jobId)).json()).toMatchObject({
         status: 'done',
         charged: true,
@@ -146,6 +153,41 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'done', charged: true });
       expect((await result(t, token, jobId)).statusCode).toBe(200);
+    },
+  );
+
+  // On both databases: the give-back comes from the waiver's own UPDATE … RETURNING.
+  it.skipIf(!hasFfmpeg).each(postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'])(
+    'gives the use back once when a request told 503 is waived after its job ended charged, though the database fails mid-way (%s)',
+    async (kind) => {
+      const { t, token } = await start({}, kind as DatabaseKind);
+      const { jobId } = (await submit(t, token, wav)).json();
+      expect((await ended(t, token, jobId)).status).toBe('done');
+      expect(await used(t, token)).toBe(1);
+      // The database drops the connection once, after the waiver's first write (as it does
+      // when it has just come back); the waiver is then owed and tried again.
+      const jobs = jobsRepository(t.database.db);
+      let dropped = false;
+      const flaky = {
+        ...jobs,
+        async find(id: string) {
+          if (!dropped) {
+            dropped = true;
+            throw new Error('Connection terminated unexpectedly');
+          }
+          return jobs.find(id);
+        },
+      };
+      const owed = owedWrites(t.app.log);
+      const service = serviceOn(t, { jobs: flaky, owed });
+      await service.waive(jobId);
+      await owed.flush();
+      expect(owed.size).toBe(0);
+      expect((await status(t, token, jobId)).json()).toMatchObject({ charged: false });
+      expect(await used(t, token)).toBe(0);
+      // Told 503 twice (two waiting requests): still one use given back.
+      await service.waive(jobId);
+      expect(await used(t, token)).toBe(0);
     },
   );
 

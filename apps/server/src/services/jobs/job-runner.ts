@@ -54,7 +54,7 @@ const NO_INPUT = storageUnavailable(
 const now = () => new Date().toISOString();
 
 /** The charge a job holds, as quota-service settles it. */
-export const chargeOf = (job: JobRow) => ({
+export const chargeOf = (job: Pick<JobRow, 'user_id' | 'service' | 'period_start'>) => ({
   userId: job.user_id,
   service: job.service,
   periodStart: job.period_start,

@@ -181,8 +181,7 @@ export function jobService(deps: {
   async function waive(id: string) {
     await deps.owed.run(`waive job ${id}`, async () => {
       const { refund } = await jobs.waive(id);
-      const job = refund ? await jobs.find(id) : undefined;
-      if (job) await quotas.settle(chargeOf(job), 'release');
+      if (refund) await quotas.settle(chargeOf(refund), 'release');
     });
   }
 
