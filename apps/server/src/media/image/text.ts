@@ -170,6 +170,13 @@ async function render(options: TextOptions, signal: AbortSignal): Promise<TextIm
 }
 
 /**
+ * Steps between pipelines pass PNG, not raw pixels: a block of text's raw alpha is up to 25 MB a
+ * step, and Buffers that large make V8 collect garbage on the event loop. Mostly flat, it
+ * compresses to a few per cent at the fastest level, in libvips's threads.
+ */
+const FAST_LOSSLESS = { compressionLevel: 1, adaptiveFiltering: false } as const;
+
+/**
  * Grows the glyphs' alpha by about `radius` pixels into a solid layer behind the text. A blur
  * whose edge is then steepened costs the same at any radius, unlike a morphological dilation.
  */
@@ -191,7 +198,7 @@ async function addOutline(
         .extend({ top: pad, bottom: pad, left: pad, right: pad, background: transparent })
         .extractChannel(3)
         .blur(Math.max(0.3, radius * 0.6))
-        .raw({ depth: 'uchar' })
+        .png(FAST_LOSSLESS)
         .toBuffer(),
     signal,
   );
@@ -199,18 +206,13 @@ async function addOutline(
   // here ran on the event loop, for a quarter of a second on a large block. A pipeline of its
   // own, as sharp would apply `linear` before the blur.
   const mask = await inImageSlot(
-    () =>
-      sharp(blurred, { raw: { ...padded, channels: 1 } })
-        .linear(10, 0)
-        .toColourspace('b-w')
-        .raw({ depth: 'uchar' })
-        .toBuffer(),
+    () => sharp(blurred).linear(10, 0).toColourspace('b-w').png(FAST_LOSSLESS).toBuffer(),
     signal,
   );
   const layer = await inImageSlot(
     () =>
       sharp({ create: { ...padded, channels: 3, background: color } })
-        .joinChannel(mask, { raw: { ...padded, channels: 1 } })
+        .joinChannel(mask)
         .png()
         .toBuffer(),
     signal,
