@@ -3,6 +3,8 @@ import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobsTable } from '../schema.js';
 
 export type JobRow = Selectable<JobsTable>;
+/** The fields that name the use a job holds (see job-runner's `chargeOf`). */
+export type JobChargeFields = Pick<JobRow, 'user_id' | 'service' | 'period_start'>;
 type Status = JobsTable['status'];
 
 export interface JobError {
@@ -276,9 +278,7 @@ export function jobsRepository(db: Kysely<Database>) {
      * same statement, so no later read can fail between the two and lose the give-back (a retry
      * would find the job uncharged already).
      */
-    async waive(
-      id: string,
-    ): Promise<{ refund?: Pick<JobRow, 'user_id' | 'service' | 'period_start'> }> {
+    async waive(id: string): Promise<{ refund?: JobChargeFields }> {
       const marked = await db
         .updateTable('jobs')
         .set({ waived: 1 })

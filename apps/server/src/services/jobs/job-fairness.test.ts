@@ -157,10 +157,10 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
   );
 
   // On both databases: the give-back comes from the waiver's own UPDATE … RETURNING.
-  it.skipIf(!hasFfmpeg).each(postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'])(
+  it.skipIf(!hasFfmpeg).each<DatabaseKind>(postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'])(
     'gives the use back once when a request told 503 is waived after its job ended charged, though the database fails mid-way (%s)',
     async (kind) => {
-      const { t, token } = await start({}, kind as DatabaseKind);
+      const { t, token } = await start({}, kind);
       const { jobId } = (await submit(t, token, wav)).json();
       expect((await ended(t, token, jobId)).status).toBe('done');
       expect(await used(t, token)).toBe(1);

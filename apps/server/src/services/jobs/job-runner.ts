@@ -3,7 +3,12 @@ import { toolById } from '@refract/contracts';
 import { basename, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { JobError, JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
+import type {
+  JobChargeFields,
+  JobError,
+  JobRow,
+  JobsRepository,
+} from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Engines } from '../../media/engines.js';
@@ -54,7 +59,7 @@ const NO_INPUT = storageUnavailable(
 const now = () => new Date().toISOString();
 
 /** The charge a job holds, as quota-service settles it. */
-export const chargeOf = (job: Pick<JobRow, 'user_id' | 'service' | 'period_start'>) => ({
+export const chargeOf = (job: JobChargeFields) => ({
   userId: job.user_id,
   service: job.service,
   periodStart: job.period_start,
