@@ -40,8 +40,8 @@ export default defineConfig({
     { name: 'own user', testIgnore: SHARED_STATE },
   ],
   retries: 0,
-  // Hang guards, not goals: CI runs these beside the fault suite on two cores, where a step that
-  // takes a second at rest can take ten.
+  // Hang guards, not goals: two browser workers and the server share CI's two cores, where a
+  // step that takes a second at rest can take ten.
   timeout: 120_000,
   expect: { timeout: 20_000 },
   reporter: process.env.CI
