@@ -10,6 +10,7 @@ import {
   memeFieldsSchema,
   pixelBlockSize,
 } from '@refract/contracts';
+import { groupPhoto } from '../../../../bench/fixtures/faces/set.mjs';
 import { bearer, registerUser } from '../test/accounts.js';
 import { registerSubscriber } from '../test/plans.js';
 import * as fixtures from '../test/image-fixtures.js';
@@ -472,6 +473,27 @@ describe('image editors: crop, watermark, meme, face blur', () => {
         240,
       );
     });
+
+    // 27 inferences of the model and a 12 MP encode: about 15 s at rest; a hang guard of 10 min.
+    it(
+      'with detect=true hides every face marked by hand in the face set’s 12 MP group photo',
+      { timeout: 600_000 },
+      async () => {
+        const group = await groupPhoto();
+        const res = await post('/api/blur-face', { detect: 'true', style: 'box' }, group.image);
+        expect(res.statusCode, res.body).toBe(200);
+        const out = await rgba(res.rawPayload);
+        // The middle half of each face, at 25 points, is the box's black (nearly, in a JPEG).
+        for (const face of group.faces)
+          for (const across of [0.25, 0.375, 0.5, 0.625, 0.75])
+            for (const down of [0.25, 0.375, 0.5, 0.625, 0.75]) {
+              const x = Math.round(face.x + face.width * across);
+              const y = Math.round(face.y + face.height * down);
+              const [r, g, b] = out.at(x, y);
+              expect(Math.max(r!, g!, b!), JSON.stringify({ face, x, y })).toBeLessThan(24);
+            }
+      },
+    );
   });
 
   describe('bad requests: a clear code, nothing charged, no temp file left', () => {
