@@ -18,6 +18,10 @@ case "${LD_PRELOAD:-}" in
       # and libheif start with their own allocators.
       export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$jemalloc"
       export REFRACT_PRELOADED="$jemalloc"
+      # jemalloc gives freed pages back on a timer only with its background thread; without
+      # it, only when the process allocates again, so an idle server kept what an upscale had
+      # freed (375 MB 60 s after, against 172 idle; 142 with the thread).
+      export MALLOC_CONF="${MALLOC_CONF:-background_thread:true}"
     else
       export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
     fi

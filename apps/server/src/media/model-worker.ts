@@ -26,10 +26,12 @@ const serve = (infer) => parentPort.on('message', async ({ id, ...input }) => {
 `;
 
 /**
- * A model unused this long lets its worker go: its heap and WebAssembly memory go
- * back to the system, and the next call loads the model again, a few seconds once in a while.
+ * A model unused this long lets its worker go: its heap and WebAssembly memory go back to the
+ * system (face detection holds some 290 MB, bench/results/faces.md; upscale's sessions hundreds),
+ * and the next call loads the model again, in a second or two. Half a minute: a page's detection
+ * and the blur after it, or a batch's files, come closer together than that.
  */
-export const MODEL_IDLE_MS = 5 * 60_000;
+export const MODEL_IDLE_MS = 30_000;
 
 export interface ModelWorkerOptions {
   /** What the model does, for its errors: "Face detection". */

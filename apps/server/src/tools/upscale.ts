@@ -5,6 +5,7 @@ import {
   UPSCALE_MODEL_SECONDS_PER_MP,
   upscaleFieldsSchema,
 } from '@refract/contracts';
+import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
@@ -13,7 +14,7 @@ import { writeOwnFormat } from '../media/image/own-format.js';
 import { loadImage, toImageError, type LoadedImage } from '../media/image/pipeline.js';
 import { inImageSlot, withTimeLimit } from '../media/image/slots.js';
 import {
-  superResolve,
+  superResolveToFile,
   takeModelTurn,
   type UpscaleFactor,
 } from '../media/upscale/super-resolution.js';
@@ -48,15 +49,16 @@ const displayedSize = async (image: LoadedImage, signal?: AbortSignal) =>
   (await inImageSlot(() => image.pipeline().metadata(), signal)).autoOrient;
 
 /**
- * The model's result as a sharp pipeline: the RGB comes from the network, tile by tile, and an
- * alpha channel (which the network does not take) is enlarged with lanczos and joined back.
+ * The model's result as a sharp pipeline: the RGB comes from the network, tile by tile, into a
+ * file in the job's folder (never one Buffer of the whole picture), and an alpha channel (which
+ * the network does not take) is enlarged with lanczos and joined back.
  * Pixels are read as sRGB, so a Display P3 photo's colours stay right (its gamut is clipped).
  */
 async function modelPipeline(
   image: LoadedImage,
   size: { width: number; height: number },
   scale: UpscaleFactor,
-  context: { signal: AbortSignal; onProgress(fraction: number): void },
+  context: { signal: AbortSignal; workDir: string; onProgress(fraction: number): void },
 ): Promise<Sharp> {
   const { signal } = context;
   const source = () => image.pipeline().withIccProfile('srgb');
@@ -64,12 +66,13 @@ async function modelPipeline(
     () => source().removeAlpha().raw().toBuffer({ resolveWithObject: true }),
     signal,
   );
-  const upscaled = await superResolve(rgb, info.width, info.height, scale, {
+  const upscaled = join(context.workDir, 'upscaled.v');
+  await superResolveToFile(rgb, info.width, info.height, scale, upscaled, {
     signal,
     onTile: (done, total) => context.onProgress(done / total),
   });
   const raw = { width: info.width * scale, height: info.height * scale };
-  const result = sharp(upscaled, { raw: { ...raw, channels: 3 } });
+  const result = sharp(upscaled);
   const { hasAlpha } = await inImageSlot(() => image.pipeline().metadata(), signal);
   if (!hasAlpha) return result;
   const alpha = await inImageSlot(
@@ -133,7 +136,7 @@ async function upscale({
   const pipeline =
     fields.method === 'model'
       ? await withTimeLimit(modelTimeLimitMs(size.width * size.height, scale), signal, (limited) =>
-          modelPipeline(image, size, scale, { signal: limited, onProgress }),
+          modelPipeline(image, size, scale, { signal: limited, workDir, onProgress }),
         )
       : image.pipeline().resize(size.width * scale, size.height * scale, { kernel: 'lanczos3' });
   const result = await writeOwnFormat(image, pipeline, workDir, signal);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { EngineStatus } from '@refract/contracts';
 import { RenderTurns, type Turn } from '../html/render-turns.js';
 import { imageSlots } from '../image/slots.js';
+import { writeVipsRgb, type WriteRows } from '../image/vips-file.js';
 import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
@@ -114,9 +115,6 @@ function getWorker(runtime: Runtime): ModelWorker {
       name: 'Upscaling',
       maxWaiting: MODEL_PLACES,
       heapMb: 1024,
-      // Its sessions hold hundreds of MB (thick's, and what its tiles took), and load again in
-      // under a second: let go after half a minute unused rather than the models' five.
-      idleMs: 30_000,
     };
     worker =
       runtime === 'onnx'
@@ -162,38 +160,38 @@ interface Box {
   height: number;
 }
 
+interface UpscaleOptions {
+  signal?: AbortSignal;
+  onTile?(done: number, total: number): void;
+  variant?: Variant;
+  runtime?: Runtime;
+}
+
 /**
- * Upscales raw RGB pixels `scale` times, tile by tile (TILE pixels plus CONTEXT around each), so
- * memory stays bounded by the tile whatever the image; `onTile` hears how far it is, and an
- * aborted `signal` stops before the next tile.
+ * Upscales raw RGB pixels `scale` times, tile by tile (TILE pixels plus CONTEXT around each), and
+ * hands each row of tiles to `write` as whole rows of the result, top to bottom, so memory stays
+ * bounded by a band whatever the image; `onTile` hears how far it is, and an aborted `signal`
+ * stops before the next tile.
  */
-export async function superResolve(
+async function superResolveBands(
   rgb: Buffer,
   width: number,
   height: number,
   scale: UpscaleFactor,
-  {
-    signal,
-    onTile,
-    variant = TOOL_VARIANT[scale],
-    runtime = 'onnx',
-  }: {
-    signal?: AbortSignal;
-    onTile?(done: number, total: number): void;
-    variant?: Variant;
-    runtime?: Runtime;
-  } = {},
-): Promise<Buffer> {
+  write: WriteRows,
+  { signal, onTile, variant = TOOL_VARIANT[scale], runtime = 'onnx' }: UpscaleOptions,
+): Promise<void> {
   if (runtime === 'tfjs' && RANGE[variant] !== 255)
     throw new Error(`the TF.js path runs the RDN models only, not ${variant}`);
   const model = getWorker(runtime);
   const weights = { dir: modelDir(scale, variant), range: RANGE[variant] };
   const tile = TILE[runtime];
   const outWidth = width * scale;
-  const output = Buffer.alloc(outWidth * height * scale * 3);
   const columns = Math.ceil(width / tile);
   const rows = Math.ceil(height / tile);
   for (let row = 0; row < rows; row += 1) {
+    const bandHeight = Math.min(tile, height - row * tile) * scale;
+    const band = Buffer.alloc(outWidth * bandHeight * 3);
     for (let column = 0; column < columns; column += 1) {
       const core = {
         x: column * tile,
@@ -215,13 +213,49 @@ export async function superResolve(
       );
       // Keep the core's pixels of the upscaled tile: its context only fed the model.
       const tileWidth = padded.width * scale;
-      for (let y = 0; y < core.height * scale; y += 1) {
+      for (let y = 0; y < bandHeight; y += 1) {
         const from = ((CONTEXT * scale + y) * tileWidth + CONTEXT * scale) * 3;
-        const to = ((core.y * scale + y) * outWidth + core.x * scale) * 3;
-        output.set(upscaled.subarray(from, from + core.width * scale * 3), to);
+        const to = (y * outWidth + core.x * scale) * 3;
+        band.set(upscaled.subarray(from, from + core.width * scale * 3), to);
       }
       onTile?.(row * columns + column + 1, rows * columns);
     }
+    await write(band, row * tile * scale);
   }
+}
+
+/** The upscaled picture as one Buffer of raw RGB (the bench and the tests compare pixels). */
+export async function superResolve(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  scale: UpscaleFactor,
+  options: UpscaleOptions = {},
+): Promise<Buffer> {
+  const output = Buffer.alloc(width * scale * height * scale * 3);
+  await superResolveBands(
+    rgb,
+    width,
+    height,
+    scale,
+    async (band, firstRow) => output.set(band, firstRow * width * scale * 3),
+    options,
+  );
   return output;
 }
+
+/**
+ * The upscaled picture written to the .v file `path` band by band (media/image/vips-file.ts),
+ * for sharp to read: the tool's way, which never holds the whole result in memory.
+ */
+export const superResolveToFile = (
+  rgb: Buffer,
+  width: number,
+  height: number,
+  scale: UpscaleFactor,
+  path: string,
+  options: UpscaleOptions = {},
+): Promise<void> =>
+  writeVipsRgb(path, width * scale, height * scale, (write) =>
+    superResolveBands(rgb, width, height, scale, write, options),
+  );
