@@ -32,6 +32,13 @@ export const port = (n) => Number(process.env.BENCH_PORT_BASE ?? 47100) + n;
  * profile) go through NODE_OPTIONS.
  */
 export async function startRefract(port, env = {}, nodeArgs = []) {
+  // A server left on the port (an earlier run's) would answer the health check below, and the
+  // bench would measure it instead of the one it starts.
+  const taken = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is already in use: stop what listens there first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
   const log = openSync(join(dataDir, 'server.log'), 'a');
   const child = spawn('sh', [join(root, 'scripts/start.sh'), 'server'], {
