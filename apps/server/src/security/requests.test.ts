@@ -104,9 +104,15 @@ describe('malformed and oversized requests', () => {
       const flushed = send(chunk.subarray(0, bytes - sent));
       sent += Math.min(chunk.length, bytes - sent);
       if (!flushed)
-        await new Promise((resolve) => {
-          socket.once('drain', resolve);
-          socket.once('close', resolve);
+        await new Promise<void>((resolve) => {
+          // Whichever comes first; the other listener goes too, or one piled up per wait.
+          const done = () => {
+            socket.off('drain', done);
+            socket.off('close', done);
+            resolve();
+          };
+          socket.once('drain', done);
+          socket.once('close', done);
         });
     }
     // Done sending (a half-open socket closes only when its own side ends too).
