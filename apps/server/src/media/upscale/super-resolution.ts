@@ -169,9 +169,9 @@ interface UpscaleOptions {
 
 /**
  * Upscales raw RGB pixels `scale` times, tile by tile (TILE pixels plus CONTEXT around each), and
- * hands each row of tiles to `write` as whole rows of the result, top to bottom, so memory stays
- * bounded by a band whatever the image; `onTile` hears how far it is, and an aborted `signal`
- * stops before the next tile.
+ * hands each row of tiles to `write` as whole rows of the result, top to bottom (the rows' memory
+ * is used again once `write` resolves), so memory stays bounded by a band whatever the image;
+ * `onTile` hears how far it is, and an aborted `signal` stops before the next tile.
  */
 async function superResolveBands(
   rgb: Buffer,
@@ -189,9 +189,12 @@ async function superResolveBands(
   const outWidth = width * scale;
   const columns = Math.ceil(width / tile);
   const rows = Math.ceil(height / tile);
+  // One band's memory for every row of tiles (each is written before the next is made): a fresh
+  // Buffer of 12–24 MB a row is garbage V8 collects on the event loop.
+  const fullBand = Buffer.alloc(outWidth * tile * scale * 3);
   for (let row = 0; row < rows; row += 1) {
     const bandHeight = Math.min(tile, height - row * tile) * scale;
-    const band = Buffer.alloc(outWidth * bandHeight * 3);
+    const band = fullBand.subarray(0, outWidth * bandHeight * 3);
     for (let column = 0; column < columns; column += 1) {
       const core = {
         x: column * tile,
