@@ -141,11 +141,10 @@ export function quotaService(
     outcome: 'confirm' | 'release',
   ) {
     if (outcome === 'confirm') {
-      await usage.recordEvent(charge.userId, charge.service, charge.count);
+      await usage.settle(charge, 'confirm');
       return;
     }
-    const giveBack = () =>
-      usage.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
+    const giveBack = () => usage.settle(charge, 'release');
     if (!owed) await giveBack();
     else
       await owed.run(

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobsTable } from '../schema.js';
+import { usageRepository } from './usage-repository.js';
 
 export type JobRow = Selectable<JobsTable>;
-/** The fields that name the use a job holds (see job-runner's `chargeOf`). */
+/** The fields that name the use a job holds. */
 export type JobChargeFields = Pick<JobRow, 'user_id' | 'service' | 'period_start'>;
+
+/** The use a job holds, as the usage counters name it. */
+export const chargeOf = (job: JobChargeFields) => ({
+  userId: job.user_id,
+  service: job.service,
+  periodStart: job.period_start,
+  count: 1,
+});
 type Status = JobsTable['status'];
 
 export interface JobError {
@@ -36,13 +45,35 @@ const ADMISSION_LOCK = 18_001;
 /** A job's charge as it ends: none when a request for it was answered 503 (`waive`). */
 const unlessWaived = sql<number>`CASE WHEN waived = 1 THEN 0 ELSE 1 END`;
 
+/** What an ending statement returns: the job's charge as it ended, and whose use it is. */
+const ENDED = ['charged', 'user_id', 'service', 'period_start'] as const;
+
 /**
  * Every state change is one conditional UPDATE, so when a runner, a cancel and a sweeper race,
- * exactly one of them moves the job on (and settles its quota charge).
+ * exactly one of them moves the job on, and settles its quota charge in the same transaction:
+ * whoever reads the job as ended reads the user's count as settled too (written apart, a job
+ * could read done and free while its use still counted, or keep the use for good when the
+ * process stopped between the two).
  */
 export function jobsRepository(db: Kysely<Database>) {
   const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  /**
+   * Runs an ending UPDATE and settles the use its job held (confirmed when charged, given back
+   * when not), in one transaction. Undefined when the statement moved nothing.
+   */
+  function endWithCharge(
+    end: (trx: Kysely<Database>) => Promise<Pick<JobRow, (typeof ENDED)[number]> | undefined>,
+  ) {
+    return db.transaction().execute(async (trx) => {
+      const ended = await end(trx);
+      if (!ended) return undefined;
+      const charged = ended.charged === 1;
+      await usageRepository(trx).settle(chargeOf(ended), charged ? 'confirm' : 'release');
+      return { charged };
+    });
+  }
 
   async function count(q: Kysely<Database>, statuses: Status[], userId?: string) {
     let query = q
@@ -216,35 +247,39 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(await query.executeTakeFirst());
     },
 
-    /** running → done; the job's charge (none when waived), or undefined when the run was not its own. */
-    async finishDone(id: string, runner: string, result: JobResult, now: string) {
-      const done = await db
-        .updateTable('jobs')
-        .set({
-          status: 'done',
-          progress: 100,
-          charged: unlessWaived,
-          result_file: result.file,
-          result_filename: result.filename,
-          result_content_type: result.contentType,
-          output_bytes: result.bytes,
-          updated_at: now,
-          finished_at: now,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'running')
-        .where('runner', '=', runner)
-        .returning('charged')
-        .executeTakeFirst();
-      return done && { charged: done.charged === 1 };
+    /**
+     * running → done, its charge settled; whether it was charged (not when waived), or
+     * undefined when the run was not its own.
+     */
+    finishDone(id: string, runner: string, result: JobResult, now: string) {
+      return endWithCharge((trx) =>
+        trx
+          .updateTable('jobs')
+          .set({
+            status: 'done',
+            progress: 100,
+            charged: unlessWaived,
+            result_file: result.file,
+            result_filename: result.filename,
+            result_content_type: result.contentType,
+            output_bytes: result.bytes,
+            updated_at: now,
+            finished_at: now,
+          })
+          .where('id', '=', id)
+          .where('status', '=', 'running')
+          .where('runner', '=', runner)
+          .returning(ENDED)
+          .executeTakeFirst(),
+      );
     },
 
     /**
-     * Ends a queued or running job as failed or cancelled: its charge, or undefined when it had
-     * already ended. `charged`: its use counts although it did not finish (see job-service's
-     * charging rule), unless the job was waived.
+     * Ends a queued or running job as failed or cancelled, its charge settled: whether it was
+     * charged, or undefined when it had already ended. `charged`: its use counts although it
+     * did not finish (see job-service's charging rule), unless the job was waived.
      */
-    async end(
+    end(
       id: string,
       status: 'failed' | 'cancelled',
       now: string,
@@ -253,47 +288,48 @@ export function jobsRepository(db: Kysely<Database>) {
       /** A runner ending its own run: only while the run is still its own. */
       runner?: string,
     ) {
-      let query = db
-        .updateTable('jobs')
-        .set({
-          status,
-          charged: charged ? unlessWaived : 0,
-          error_status: error?.status ?? null,
-          error_code: error?.code ?? null,
-          error_message: error?.message ?? null,
-          updated_at: now,
-          finished_at: now,
-        })
-        .where('id', '=', id)
-        .where('status', 'in', UNFINISHED);
-      if (runner) query = query.where('runner', '=', runner);
-      const ended = await query.returning('charged').executeTakeFirst();
-      return ended && { charged: ended.charged === 1 };
+      return endWithCharge((trx) => {
+        let query = trx
+          .updateTable('jobs')
+          .set({
+            status,
+            charged: charged ? unlessWaived : 0,
+            error_status: error?.status ?? null,
+            error_code: error?.code ?? null,
+            error_message: error?.message ?? null,
+            updated_at: now,
+            finished_at: now,
+          })
+          .where('id', '=', id)
+          .where('status', 'in', UNFINISHED);
+        if (runner) query = query.where('runner', '=', runner);
+        return query.returning(ENDED).executeTakeFirst();
+      });
     },
 
     /**
      * A waiting request for this job was answered 503, so the job must cost nothing: marked
-     * waived while unfinished (whoever ends it then charges nothing), or uncharged when it has
-     * already ended charged: `refund` is then the charge to give back now. It comes from the
-     * same statement, so no later read can fail between the two and lose the give-back (a retry
-     * would find the job uncharged already).
+     * waived while unfinished (whoever ends it then charges nothing), or, when it has already
+     * ended charged, made uncharged with its use given back in the same transaction (a retry
+     * finds it uncharged already, so the use is given back once).
      */
-    async waive(id: string): Promise<{ refund?: JobChargeFields }> {
+    async waive(id: string): Promise<void> {
       const marked = await db
         .updateTable('jobs')
         .set({ waived: 1 })
         .where('id', '=', id)
         .where('status', 'in', [...UNDER_WAY])
         .executeTakeFirst();
-      if (changed(marked)) return {};
-      const refund = await db
-        .updateTable('jobs')
-        .set({ waived: 1, charged: 0 })
-        .where('id', '=', id)
-        .where('charged', '=', 1)
-        .returning(['user_id', 'service', 'period_start'])
-        .executeTakeFirst();
-      return { refund };
+      if (changed(marked)) return;
+      await endWithCharge((trx) =>
+        trx
+          .updateTable('jobs')
+          .set({ waived: 1, charged: 0 })
+          .where('id', '=', id)
+          .where('charged', '=', 1)
+          .returning(ENDED)
+          .executeTakeFirst(),
+      );
     },
 
     /** Unfinished jobs whose runner has not been heard from since `before` (all of them: pass now). */

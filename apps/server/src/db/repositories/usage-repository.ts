@@ -48,6 +48,19 @@ export function usageRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * Settles a held use: confirmed (an event for the admin's totals; the count stays) or
+     * given back (the count goes down).
+     */
+    async settle(
+      charge: { userId: string; service: string; periodStart: string; count: number },
+      outcome: 'confirm' | 'release',
+    ): Promise<void> {
+      if (outcome === 'confirm')
+        await this.recordEvent(charge.userId, charge.service, charge.count);
+      else await this.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
+    },
+
     /** Used counts of every service for one period. */
     async usedInPeriod(userId: string, periodStart: string): Promise<Map<string, number>> {
       const rows = await db

@@ -5,9 +5,6 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { jobsRepository, type JobRow } from '../../db/repositories/jobs-repository.js';
-import { plansRepository } from '../../db/repositories/plans-repository.js';
-import { subscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
-import { usageRepository } from '../../db/repositories/usage-repository.js';
 import { settingsRepository } from '../../db/repositories/settings-repository.js';
 import { sharedVolumeGuard } from '../health/volume-marker.js';
 import { registerUser } from '../../test/accounts.js';
@@ -28,7 +25,6 @@ import { postgresUrl } from '../../test/databases.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { quotaService } from '../quota-service.js';
 import { localQueue } from './job-queue.js';
 import type { JobRunner } from './job-runner.js';
 import { CHARGE_AFTER_MS, chargedWhenStopped, jobService } from './job-service.js';
@@ -55,7 +51,6 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
     const db = t.database.db;
     return jobService({
       jobs: jobsRepository(db),
-      quotas: quotaService(plansRepository(db), subscriptionsRepository(db), usageRepository(db)),
       dataDir: t.database.options.dataDir,
       volume: sharedVolumeGuard(t.database.options.dataDir, settingsRepository(db)),
       queueLimit: 20,

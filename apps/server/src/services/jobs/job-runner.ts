@@ -3,17 +3,11 @@ import { toolById } from '@refract/contracts';
 import { basename, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type {
-  JobChargeFields,
-  JobError,
-  JobRow,
-  JobsRepository,
-} from '../../db/repositories/jobs-repository.js';
+import type { JobError, JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
-import type { QuotaService } from '../quota-service.js';
 import { storageUnavailable } from '../health/volume-marker.js';
 import {
   extraFilesIn,
@@ -58,14 +52,6 @@ const NO_INPUT = storageUnavailable(
 
 const now = () => new Date().toISOString();
 
-/** The charge a job holds, as quota-service settles it. */
-export const chargeOf = (job: JobChargeFields) => ({
-  userId: job.user_id,
-  service: job.service,
-  periodStart: job.period_start,
-  count: 1,
-});
-
 /** Our error for the job record: a tool's own AppError, or a generic failure (logged in full). */
 function toJobError(err: unknown, log: FastifyBaseLogger, id: string): JobError {
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
@@ -80,14 +66,13 @@ function toJobError(err: unknown, log: FastifyBaseLogger, id: string): JobError 
  */
 export function jobRunner(deps: {
   jobs: JobsRepository;
-  quotas: QuotaService;
   config: Config;
   engines: Engines;
   log: FastifyBaseLogger;
   /** Told when a job this process runs has moved on, so local watchers need not wait a poll. */
   changed(id: string): void;
 }) {
-  const { jobs, quotas, config, log } = deps;
+  const { jobs, config, log } = deps;
   const running = new Map<string, { abort: AbortController; token: string }>();
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
@@ -261,7 +246,6 @@ export function jobRunner(deps: {
       });
       if (done) {
         await keepOnlyResult(config.dataDir, id, file);
-        await quotas.settle(chargeOf(job), done.charged ? 'confirm' : 'release');
         await keepWithinAllowance(job.user_id, 0);
       } else await tidyAfter(id);
     } catch (err) {
@@ -269,10 +253,7 @@ export function jobRunner(deps: {
       else {
         const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
         const charged = CHARGED_WHEN_STOPPED.has(error.code);
-        const ended = await whileDatabaseDown(() =>
-          jobs.end(id, 'failed', now(), error, charged, token),
-        );
-        if (ended) await quotas.settle(chargeOf(job), ended.charged ? 'confirm' : 'release');
+        await whileDatabaseDown(() => jobs.end(id, 'failed', now(), error, charged, token));
         await tidyAfter(id);
       }
     } finally {
@@ -305,11 +286,7 @@ export function jobRunner(deps: {
       const runs = [...running];
       if (!options.handBack)
         await Promise.all(
-          runs.map(async ([id, run]) => {
-            const job = await jobs.find(id);
-            if (job && (await jobs.end(id, 'failed', now(), INTERRUPTED, false, run.token)))
-              await quotas.settle(chargeOf(job), 'release');
-          }),
+          runs.map(([id, run]) => jobs.end(id, 'failed', now(), INTERRUPTED, false, run.token)),
         );
       // Stopped first, so nothing of this run is still writing when another worker takes it.
       for (const [, run] of runs) run.abort.abort();

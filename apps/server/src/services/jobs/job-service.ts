@@ -7,12 +7,12 @@ import type { Job, Service } from '@refract/contracts';
 import type { JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import type { QuotaService, Reservation } from '../quota-service.js';
+import type { Reservation } from '../quota-service.js';
 import type { OwedWrites } from '../../lib/owed-writes.js';
 import type { SharedVolumeGuard } from '../health/volume-marker.js';
 import { createJobDir, jobDir, removeJobDir } from './job-files.js';
 import type { JobQueue } from './job-queue.js';
-import { chargeOf, INTERRUPTED, type JobRunner } from './job-runner.js';
+import { INTERRUPTED, type JobRunner } from './job-runner.js';
 
 /**
  * A running job silent this long lost its runner (heartbeats come every half second); checked
@@ -126,7 +126,6 @@ export const queueUnavailable = () =>
 
 export function jobService(deps: {
   jobs: JobsRepository;
-  quotas: QuotaService;
   dataDir: string;
   /** Whether DATA_DIR is the volume the other processes share (uploads and results live there). */
   volume: SharedVolumeGuard;
@@ -140,7 +139,7 @@ export function jobService(deps: {
   /** Where a waiver waits while the database cannot take it (see `waive`). */
   owed: OwedWrites;
 }) {
-  const { jobs, quotas, dataDir } = deps;
+  const { jobs, dataDir } = deps;
   let shuttingDown = false;
   /** Since when this process's runner checks have reached the database without a break. */
   let reachableSince: number | undefined = Date.now();
@@ -166,7 +165,6 @@ export function jobService(deps: {
     const ended = await jobs.end(job.id, status, now(), error, charged);
     if (!ended) return;
     deps.runner.interrupt(job.id);
-    await quotas.settle(chargeOf(job), ended.charged ? 'confirm' : 'release');
     await removeJobDir(dataDir, job.id);
     deps.changes.emit(job.id);
   }
@@ -179,10 +177,7 @@ export function jobService(deps: {
    * given back then).
    */
   async function waive(id: string) {
-    await deps.owed.run(`waive job ${id}`, async () => {
-      const { refund } = await jobs.waive(id);
-      if (refund) await quotas.settle(chargeOf(refund), 'release');
-    });
+    await deps.owed.run(`waive job ${id}`, () => jobs.waive(id));
   }
 
   /** Calls `onChange` with the record whenever it changes, until it ends or `signal` aborts. */

@@ -37,7 +37,6 @@ export async function startJobSystem(
   changes.setMaxListeners(0);
   const runner = jobRunner({
     jobs,
-    quotas,
     config,
     engines,
     log,
@@ -65,7 +64,6 @@ export async function startJobSystem(
   const queue = redis ?? localQueue(concurrency, runner.runNext);
   const service = jobService({
     jobs,
-    quotas,
     dataDir: config.dataDir,
     volume: sharedVolumeGuard(config.dataDir, settings),
     queueLimit: config.jobs.queueLimit,
