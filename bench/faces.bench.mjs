@@ -2,7 +2,8 @@
 // the time per photo, through the app (`npm start`, at its defaults) with POST /api/detect-faces.
 // Side by side in the same run, the detection as it was before the pyramid: one pass of the model
 // over the whole photo at 1024 px (the photo is sent already shrunk to 1024 px, which the server
-// searches in exactly that one pass), its boxes scaled back.
+// searches in exactly that one pass), its boxes scaled back. Then, in-process, the same detection
+// on each runtime: onnxruntime's native one (the app's) against TF.js on WebAssembly.
 import sharp from 'sharp';
 import { faceSet, score } from './fixtures/faces/set.mjs';
 import * as lib from './lib.mjs';
@@ -71,6 +72,33 @@ await lib.sleep(60_000);
 const afterKb = memory.kb('VmRSS');
 await refract.stop();
 
+// ---- The same detection (the whole pyramid) on each runtime, in this process, in turn ----
+const { findFaces, closeFaceDetection } = await import(
+  `${lib.root}apps/server/dist/media/faces/face-detector.js`
+);
+const RUNTIME_PHOTOS = ['sample1.jpg', 'group-12mp'];
+const runtimeRows = [];
+for (const name of RUNTIME_PHOTOS) {
+  const photo = set.find((p) => p.name === name);
+  const upright = await sharp(photo.image).autoOrient().toBuffer();
+  const source = { width: photo.width, height: photo.height };
+  const times = { onnx: [], tfjs: [] };
+  const found = {};
+  // Each runtime's model loads once first, not counted.
+  for (const runtime of ['onnx', 'tfjs'])
+    await findFaces(() => sharp(upright), source, undefined, runtime);
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const runtime of ['onnx', 'tfjs']) {
+      const started = performance.now();
+      found[runtime] = await findFaces(() => sharp(upright), source, undefined, runtime);
+      times[runtime].push((performance.now() - started) / 1000);
+      console.log(`${name} ${runtime}: ${times[runtime].at(-1).toFixed(2)} s`);
+    }
+  const same = JSON.stringify(found.onnx) === JSON.stringify(found.tfjs);
+  runtimeRows.push({ name, source, times, faces: found.onnx.length, same });
+}
+await closeFaceDetection();
+
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const mb = (kb) => (kb / 1024).toFixed(0);
 /** Recall and false boxes of one path over the set, per round (the model is deterministic). */
@@ -126,6 +154,23 @@ Goals: recall ${lib.verdict(met.recall)}, false boxes ${lib.verdict(met.falseBox
 Seconds for the 12 MP group photo, median (min–max) of ${ROUNDS}: pyramid ${lib.spread(group('pyramid'))}, one pass ${lib.spread(group('one pass'))} (the one pass is sent already shrunk: its time leaves out the 12 MP decode).
 
 Server memory (VmRSS): ${mb(idleKb)} MB idle before the first detection, ${mb(loadedKb)} MB once the model is loaded, ${mb(peakKb)} MB at the peak of all rounds (the 12 MP photo's pyramid included), ${mb(afterKb)} MB 60 s after the last (the model's worker is let go after 30 s unused). Goal: back within 100 MB of idle 60 s after: ${lib.verdict(afterKb - idleKb <= 100 * 1024)}.
+
+## The same detection on each runtime
+
+In this process, the whole pyramid of one photo on onnxruntime's native runtime (the app's) and
+on TF.js's WebAssembly runtime (face-api itself, as before), in turn; seconds, median (min–max)
+of ${ROUNDS}, each model loaded first.
+
+| photo | size | native (onnxruntime-node) | WebAssembly (TF.js) | speed-up, median | boxes |
+|---|---|---|---|---|---|
+${runtimeRows
+  .map(
+    (r) =>
+      `| ${r.name} | ${r.source.width} × ${r.source.height} | ${lib.spread(r.times.onnx)} | ${lib.spread(r.times.tfjs)} | ${(lib.median(r.times.tfjs) / lib.median(r.times.onnx)).toFixed(1)}× | ${r.faces}, ${r.same ? 'the same on both' : 'not the same'} |`,
+  )
+  .join('\n')}
+
+## Per photo, through the app
 
 | photo | size | faces | found | false | found, one pass | false, one pass | seconds | seconds, one pass |
 |---|---|---|---|---|---|---|---|---|

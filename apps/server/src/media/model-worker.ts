@@ -51,6 +51,9 @@ export interface ModelWorkerOptions {
  * runtime broken) answers 503 engine_unavailable; one that dies fails what it had and is started
  * again on the next call, and so is one let go after MODEL_IDLE_MS unused.
  */
+/** Which runtime runs a model: onnxruntime's native one, or TF.js on WebAssembly (kept for the benches and the tests that show both agree). */
+export type Runtime = 'onnx' | 'tfjs';
+
 export class ModelWorker {
   private worker: Worker | undefined;
   private nextId = 0;

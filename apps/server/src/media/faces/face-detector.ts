@@ -3,14 +3,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DetectedFace, EngineStatus } from '@refract/contracts';
 import type { Sharp } from 'sharp';
-import { inImageSlot } from '../image/slots.js';
-import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
-import { TFJS_WASM_FILE, TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
+import { imageSlots, inImageSlot } from '../image/slots.js';
+import { MODEL_WORKER_SERVE, ModelWorker, type Runtime } from '../model-worker.js';
+import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
- * Face detection with the SSD MobileNet v1 weights that ship inside @vladmandic/face-api, run by
- * TensorFlow.js on WebAssembly in a worker thread: nothing is downloaded, at install or at run time.
- * The model loads once, on first use.
+ * Face detection with the SSD MobileNet v1 weights that ship inside @vladmandic/face-api: nothing
+ * is downloaded, at install or at run time. They run on onnxruntime's native CPU runtime in a
+ * worker thread (onnx-face-worker.ts, the network written as ONNX by ssd-to-onnx.ts); face-api
+ * itself on TensorFlow.js's WebAssembly runtime stays for the bench and the test that shows both
+ * find the same faces. The model loads once, on first use.
  */
 const require = createRequire(import.meta.url);
 const FACE_API_PACKAGE = '@vladmandic/face-api/package.json';
@@ -32,7 +34,7 @@ const modelDir = () => join(dirname(require.resolve(FACE_API_PACKAGE)), 'model')
 /** Whether the packages and weights are installed (for /api/health; loads nothing). */
 export function faceModelStatus(): EngineStatus {
   try {
-    require.resolve(TFJS_WASM_FILE);
+    require.resolve('onnxruntime-node');
     if (!existsSync(join(modelDir(), MODEL_MANIFEST))) throw new Error('no model');
     const { version } = JSON.parse(readFileSync(require.resolve(FACE_API_PACKAGE), 'utf8')) as {
       version: string;
@@ -44,11 +46,11 @@ export function faceModelStatus(): EngineStatus {
 }
 
 /**
- * The detector's worker: the TensorFlow.js WebAssembly runtime and the model, loaded once. An
- * inference on a 1024 px image takes about half a second of one core: on the event loop it held
- * every other request that long.
+ * face-api's own detector on the TensorFlow.js WebAssembly runtime, loaded once (the bench and
+ * the agreement test). An inference takes about half a second of one core: on the event loop it
+ * held every other request that long.
  */
-const WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
+const TFJS_WORKER = `${MODEL_WORKER_SERVE}${TFJS_WORKER_START}
 const ready = (async () => {
   await backend;
   const faceapi = require(workerData.faceApi);
@@ -71,20 +73,45 @@ serve(async ({ data, width, height }) => {
 /** Past this many detections waiting, more are refused rather than queued without end. */
 const MAX_WAITING = 8;
 
-let detector: ModelWorker | undefined;
+const detectors = new Map<Runtime, ModelWorker>();
 
-function getDetector(): ModelWorker {
-  detector ??= new ModelWorker(
-    WORKER,
-    {
-      ...tfjsPaths(),
-      faceApi: require.resolve('@vladmandic/face-api/dist/face-api.node-wasm.js'),
-      modelDir: modelDir(),
-      options: { minConfidence: MIN_CONFIDENCE, maxResults: MAX_FACES },
-    },
-    { name: 'Face detection', maxWaiting: MAX_WAITING, heapMb: 512 },
-  );
+function getDetector(runtime: Runtime): ModelWorker {
+  let detector = detectors.get(runtime);
+  if (!detector) {
+    const options = { name: 'Face detection', maxWaiting: MAX_WAITING, heapMb: 512 };
+    detector =
+      runtime === 'onnx'
+        ? new ModelWorker(
+            new URL('./onnx-face-worker.js', import.meta.url),
+            {
+              // As many threads as images may be worked on at once: the model is one of them.
+              threads: imageSlots(),
+              modelDir: modelDir(),
+              manifest: MODEL_MANIFEST,
+              minConfidence: MIN_CONFIDENCE,
+              maxResults: MAX_FACES,
+            },
+            options,
+          )
+        : new ModelWorker(
+            TFJS_WORKER,
+            {
+              ...tfjsPaths(),
+              faceApi: require.resolve('@vladmandic/face-api/dist/face-api.node-wasm.js'),
+              modelDir: modelDir(),
+              options: { minConfidence: MIN_CONFIDENCE, maxResults: MAX_FACES },
+            },
+            options,
+          );
+    detectors.set(runtime, detector);
+  }
   return detector;
+}
+
+/** Ends the workers (the bench, the tests). */
+export async function closeFaceDetection() {
+  await Promise.all([...detectors.values()].map((worker) => worker.close()));
+  detectors.clear();
 }
 
 /** RGB pixels of `pipeline` at most `side` wide or high (never enlarged). */
@@ -113,7 +140,7 @@ interface Box {
 }
 
 /** One inference: the faces in `pixels`, in its own pixels. */
-async function inferFaces(pixels: Pixels, signal?: AbortSignal): Promise<Box[]> {
+async function inferFaces(pixels: Pixels, runtime: Runtime, signal?: AbortSignal): Promise<Box[]> {
   // A buffer that is its own memory (a tile, a decode) moves to the worker without a copy; the
   // caller does not use it again.
   const { buffer, byteOffset, byteLength } = pixels.data;
@@ -121,9 +148,11 @@ async function inferFaces(pixels: Pixels, signal?: AbortSignal): Promise<Box[]> 
     buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength
       ? new Uint8Array(buffer)
       : new Uint8Array(pixels.data);
-  return getDetector().run<Box[]>({ data, width: pixels.width, height: pixels.height }, signal, [
-    data.buffer,
-  ]);
+  return getDetector(runtime).run<Box[]>(
+    { data, width: pixels.width, height: pixels.height },
+    signal,
+    [data.buffer],
+  );
 }
 
 /**
@@ -183,9 +212,10 @@ export async function findFaces(
   pipeline: () => Sharp,
   source: { width: number; height: number },
   signal?: AbortSignal,
+  runtime: Runtime = 'onnx',
 ): Promise<DetectedFace[]> {
   const whole = await inImageSlot(() => pixelsInside(pipeline(), DETECTION_SIDE), signal);
-  const found = (await inferFaces(whole, signal)).map((box) =>
+  const found = (await inferFaces(whole, runtime, signal)).map((box) =>
     scaled(box, source.width / whole.width),
   );
   for (const side of pyramidSides(Math.max(source.width, source.height))) {
@@ -193,7 +223,7 @@ export async function findFaces(
     const scale = source.width / level.width;
     for (const top of tileStarts(level.height))
       for (const left of tileStarts(level.width)) {
-        for (const box of await inferFaces(tileOf(level, left, top), signal))
+        for (const box of await inferFaces(tileOf(level, left, top), runtime, signal))
           found.push(scaled({ ...box, x: box.x + left, y: box.y + top }, scale));
       }
   }

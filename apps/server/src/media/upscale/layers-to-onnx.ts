@@ -5,8 +5,9 @@
  * UpscalerJS's ESRGAN models use are known (Conv2D, ReLU, Concatenate, Add, nearest
  * UpSampling2D, and the RRDN models' own MultiplyBeta and PixelShuffle); any other is refused by
  * name. The graph takes and gives NHWC, as TF.js does,
- * and works in NCHW inside, as ONNX's Conv does. Field numbers are those of onnx.proto.
+ * and works in NCHW inside, as ONNX's Conv does.
  */
+import { floatTensor, hwioToOihw, imageValue, node, onnxModel } from '../onnx/onnx-proto.js';
 
 interface LayerConfig {
   name: string;
@@ -47,87 +48,6 @@ export interface LayersManifest {
   }[];
 }
 
-const FLOAT = 1;
-const ATTRIBUTE_INT = 2;
-const ATTRIBUTE_STRING = 3;
-const ATTRIBUTE_INTS = 7;
-/** ONNX IR version 8 and operator set 17: what every onnxruntime of the last years reads. */
-const IR_VERSION = 8;
-const OPSET = 17;
-
-// ---- Protocol buffers, the little of them an ONNX model needs ----
-
-function varint(value: number): number[] {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`cannot write ${value}`);
-  const out: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    out.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  out.push(rest);
-  return out;
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-const int = (field: number, value: number) =>
-  Uint8Array.from([...varint(field * 8), ...varint(value)]);
-const bytes = (field: number, data: Uint8Array) =>
-  join([Uint8Array.from([...varint(field * 8 + 2), ...varint(data.length)]), data]);
-const text = (field: number, value: string) => bytes(field, new TextEncoder().encode(value));
-const message = (field: number, parts: Uint8Array[]) => bytes(field, join(parts));
-
-// ---- ONNX messages ----
-
-type Attribute = number | number[] | string;
-
-function attribute(name: string, value: Attribute): Uint8Array {
-  if (typeof value === 'string')
-    return message(5, [text(1, name), int(20, ATTRIBUTE_STRING), text(4, value)]);
-  if (typeof value === 'number')
-    return message(5, [text(1, name), int(20, ATTRIBUTE_INT), int(3, value)]);
-  return message(5, [text(1, name), int(20, ATTRIBUTE_INTS), ...value.map((v) => int(8, v))]);
-}
-
-function node(
-  op: string,
-  inputs: string[],
-  output: string,
-  attributes: Record<string, Attribute> = {},
-) {
-  return message(1, [
-    ...inputs.map((input) => text(1, input)),
-    text(2, output),
-    text(3, output),
-    text(4, op),
-    ...Object.entries(attributes).map(([name, value]) => attribute(name, value)),
-  ]);
-}
-
-function floatTensor(name: string, dims: number[], data: Float32Array) {
-  const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return message(5, [...dims.map((d) => int(1, d)), int(2, FLOAT), text(8, name), bytes(9, raw)]);
-}
-
-/** An NHWC float image of any size: [1, height, width, channels]. */
-function imageValue(field: number, name: string, channels: number) {
-  const dims = [int(1, 1), text(2, 'height'), text(2, 'width'), int(1, channels)];
-  const shape = message(
-    2,
-    dims.map((dim) => message(1, [dim])),
-  );
-  return message(field, [text(1, name), message(2, [message(1, [int(1, FLOAT), shape])])]);
-}
-
 // ---- The layers ----
 
 /** The weights by name, read in the manifest's order from the concatenated shards. */
@@ -146,19 +66,6 @@ function readWeights(manifest: LayersManifest, data: Uint8Array) {
   if (at !== data.length)
     throw new Error(`the weights hold ${data.length} bytes, the manifest ${at}`);
   return weights;
-}
-
-/** A Keras kernel [height, width, in, out] as ONNX's Conv wants it: [out, in, height, width]. */
-function toOihw(kernel: { shape: number[]; values: Float32Array }) {
-  const [h, w, inputs, outputs] = kernel.shape as [number, number, number, number];
-  const out = new Float32Array(kernel.values.length);
-  for (let y = 0; y < h; y += 1)
-    for (let x = 0; x < w; x += 1)
-      for (let i = 0; i < inputs; i += 1)
-        for (let o = 0; o < outputs; o += 1)
-          out[((o * inputs + i) * h + y) * w + x] =
-            kernel.values[((y * w + x) * inputs + i) * outputs + o]!;
-  return { dims: [outputs, inputs, h, w], values: out };
 }
 
 const sameOnes = (values: number[] | undefined) => (values ?? [1, 1]).every((v) => v === 1);
@@ -251,7 +158,7 @@ export function layersToOnnx(
         const odd = kernel.every((k) => k % 2 === 1);
         if (!sameOnes(strides) || !sameOnes(dilation) || (padding === 'same' && !odd))
           throw new Error(`layer ${name}: only stride 1, dilation 1 and odd kernels are known`);
-        const w = toOihw(weights.get(`${name}/kernel`)!);
+        const w = hwioToOihw(weights.get(`${name}/kernel`)!);
         const activation = layer.config.activation ?? 'linear';
         const convOut = activation === 'linear' ? name : `${name}/linear`;
         const upsampled = upsampledBy.get(inputs[0]!);
@@ -347,17 +254,10 @@ export function layersToOnnx(
     nodes.push(node('Transpose', [`${outputName}/0-255`], 'output', { perm: [0, 2, 3, 1] }));
   }
 
-  const graph = message(7, [
-    ...nodes,
-    text(2, 'refract'),
-    ...initializers,
-    imageValue(11, 'input', 3),
-    imageValue(12, 'output', 3),
-  ]);
-  return join([
-    int(1, IR_VERSION),
-    text(2, 'refract layers-to-onnx'),
-    graph,
-    message(8, [text(1, ''), int(2, OPSET)]),
-  ]);
+  return onnxModel('refract layers-to-onnx', {
+    nodes,
+    initializers,
+    inputs: [imageValue('input', 3)],
+    outputs: [imageValue('output', 3)],
+  });
 }

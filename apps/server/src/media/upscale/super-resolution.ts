@@ -3,7 +3,7 @@ import type { EngineStatus } from '@refract/contracts';
 import { RenderTurns, type Turn } from '../html/render-turns.js';
 import { imageSlots } from '../image/slots.js';
 import { writeVipsRgb, type WriteRows } from '../image/vips-file.js';
-import { MODEL_WORKER_SERVE, ModelWorker } from '../model-worker.js';
+import { MODEL_WORKER_SERVE, ModelWorker, type Runtime } from '../model-worker.js';
 import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
 
 /**
@@ -17,8 +17,6 @@ import { TFJS_WORKER_START, tfjsPaths } from '../tfjs-wasm.js';
  */
 const require = createRequire(import.meta.url);
 export type Variant = 'slim' | 'medium' | 'thick';
-/** Which runtime runs it: the native one, or TF.js on WebAssembly (the bench, the agreement test). */
-export type Runtime = 'onnx' | 'tfjs';
 export type UpscaleFactor = 2 | 4;
 /** The tool's model per factor; the bench runs every variant to compare. */
 const TOOL_VARIANT: Record<UpscaleFactor, Variant> = { 2: 'slim', 4: 'thick' };
