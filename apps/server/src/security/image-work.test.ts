@@ -75,9 +75,10 @@ describe('bounded image work', () => {
   it.each([
     [{ style: 'pixelate', strength: '1' }, 5],
     [{ style: 'blur', strength: '10' }, 5],
-    // Detection reads the image once for each level of its pyramid (two at 2000 px).
-    [{ style: 'box', detect: 'true' }, 6],
-    [{ style: 'pixelate', detect: 'true' }, 7],
+    // Detection reads the image once for each level of its pyramid (three at 2000 px: 1024 px,
+    // its own size, and half as large again).
+    [{ style: 'box', detect: 'true' }, 7],
+    [{ style: 'pixelate', detect: 'true' }, 8],
   ])('hides a 2000×2000 image whole with %j in at most %i pipelines', async (fields, most) => {
     const input = await checkerboard(2000);
     const areas = JSON.stringify([{ x: 0, y: 0, width: 100_000, height: 100_000 }]);
