@@ -212,6 +212,10 @@ export const adminUserRowSchema = z.object({
   _id: z.string(),
   name: z.string(),
   email: z.string(),
+  /** As the product names a user's fields (the earlier client reads these), beside `role`. */
+  isAdmin: z.boolean(),
+  /** The plan whose quotas apply now: the subscription's while active, else Basic (admin: admin). */
+  currentPlan: z.object({ name: z.string() }),
   role: z.enum(['admin', 'user']),
   suspended: z.boolean(),
   subscription: z

@@ -34,15 +34,18 @@ export function assertStrongPassword(password: string): void {
   }
 }
 
+/** The name of the plan whose quotas apply to a user now (quota-service's entitlement). */
+export type PlanNameOf = (row: UserRow) => Promise<string>;
+
 /** The user as every response shows it: never a hash, an answer or a password. */
-export function toPublicUser(row: UserRow): User {
+function toPublicUser(row: UserRow, planName: string): User {
   return {
     _id: row.id,
     name: row.name,
     email: row.email,
     isAdmin: row.is_admin === 1,
     country: row.country,
-    currentPlan: null,
+    currentPlan: { name: planName },
     preferredLanguage: isLanguage(row.preferred_language) ? row.preferred_language : 'en',
   };
 }
@@ -64,13 +67,21 @@ function securityAnswers(body: RegisterBody): [string, string] {
   return [book, meal];
 }
 
-export function accountService(users: UsersRepository, tokens: TokenService) {
+export function accountService(
+  users: UsersRepository,
+  tokens: TokenService,
+  planNameOf: PlanNameOf,
+) {
+  const publicUser = async (row: UserRow) => toPublicUser(row, await planNameOf(row));
+
   async function session(row: UserRow) {
     const token = await tokens.sign({ userId: row.id, sessionEpoch: row.session_epoch });
-    return { token, user: toPublicUser(row) };
+    return { token, user: await publicUser(row) };
   }
 
   return {
+    publicUser,
+
     async register(body: RegisterBody) {
       const email = normalizeEmail(body.email);
       assertValidEmail(email);

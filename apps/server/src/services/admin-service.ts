@@ -117,20 +117,31 @@ export function adminService(
     async listUsers(search: string | undefined, page: number, pageSize: number) {
       const now = new Date().toISOString();
       const { rows, total } = await users.listForAdmin({ search, page, pageSize });
+      const [basic, admin] = await Promise.all([
+        plans.findBySlug('basic'),
+        plans.findBySlug('admin'),
+      ]);
       return {
-        users: rows.map((r) => ({
-          _id: r.id,
-          name: r.name,
-          email: r.email,
-          role: r.is_admin ? ('admin' as const) : ('user' as const),
-          suspended: r.suspended_at !== null,
-          subscription:
+        users: rows.map((r) => {
+          const subscription =
             r.plan_name && r.billing_type && r.end_date && r.end_date > now
               ? { plan: r.plan_name, billingType: r.billing_type, endDate: r.end_date }
-              : null,
-          country: r.country || null,
-          createdAt: r.created_at,
-        })),
+              : null;
+          // As quota-service's entitlement chooses the plan whose quotas apply.
+          const currentPlan = r.is_admin ? admin : subscription ? undefined : basic;
+          return {
+            _id: r.id,
+            name: r.name,
+            email: r.email,
+            isAdmin: r.is_admin === 1,
+            currentPlan: { name: currentPlan?.name ?? subscription!.plan },
+            role: r.is_admin ? ('admin' as const) : ('user' as const),
+            suspended: r.suspended_at !== null,
+            subscription,
+            country: r.country || null,
+            createdAt: r.created_at,
+          };
+        }),
         total,
       };
     },

@@ -78,7 +78,11 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
   const quotas = quotaService(plans, subscriptions, usage, undefined, owed);
   return {
     users,
-    accounts: accountService(users, tokens),
+    accounts: accountService(
+      users,
+      tokens,
+      async (row) => (await quotas.entitlement(row)).plan.name,
+    ),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
     plans: planService(plans, subscriptions, settingsRepository(database.db), payments),

@@ -31,6 +31,35 @@ describeEachDatabase('admin API', (kind) => {
     expect(stats.paymentsSandboxInProduction).toBe(false);
   });
 
+  it('lists each user with isAdmin and currentPlan, as the product names them, beside role and subscription', async () => {
+    const marker = crypto.randomUUID().slice(0, 8);
+    const dev = await registerUser(t.app, { name: `Plan ${marker} developer` });
+    await subscribe(t.database.db, dev.user._id, 'developer');
+    await registerUser(t.app, { name: `Plan ${marker} basic` });
+    const found = adminUsersResponseSchema.parse(
+      (await get(`/api/admin/users?search=${marker}`)).json(),
+    );
+    expect(found.find((u) => u.name.endsWith('developer'))).toMatchObject({
+      isAdmin: false,
+      currentPlan: { name: 'Developer' },
+      role: 'user',
+      subscription: { plan: 'Developer' },
+    });
+    expect(found.find((u) => u.name.endsWith('basic'))).toMatchObject({
+      isAdmin: false,
+      currentPlan: { name: 'Basic' },
+      subscription: null,
+    });
+    const admins = adminUsersResponseSchema.parse(
+      (await get('/api/admin/users?search=admin@example.com')).json(),
+    );
+    expect(admins[0]).toMatchObject({
+      isAdmin: true,
+      currentPlan: { name: 'admin' },
+      role: 'admin',
+    });
+  });
+
   it('lists users with role, subscription and country (null when absent), searchable; paged by query with the total and next page in headers', async () => {
     const marker = crypto.randomUUID().slice(0, 8);
     for (let i = 0; i < 3; i += 1) await registerUser(t.app, { name: `Needle ${marker} ${i}` });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_QUESTIONS, userSchema } from '@refract/contracts';
-import { bearer, freshAddress, registerUser, registrationBody } from '../../test/accounts.js';
+import {
+  bearer,
+  freshAddress,
+  registerUser,
+  registrationBody,
+  TEST_ADMIN,
+} from '../../test/accounts.js';
+import { subscribe } from '../../test/plans.js';
 import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -33,10 +40,25 @@ describeEachDatabase('accounts API', (kind) => {
         email: 'grace.hopper@example.com',
         isAdmin: false,
         country: null,
-        currentPlan: null,
+        currentPlan: { name: 'Basic' },
         preferredLanguage: 'en',
       });
       expect(res.body).not.toMatch(/argon2|Dune|Pad Thai|correct horse/i);
+    });
+
+    it('names the plan whose quotas apply, as the product names the field: at login, in /me, for a subscriber and an admin', async () => {
+      const body = registrationBody();
+      const { user } = (await post('/api/auth/register', body)).json();
+      await subscribe(t.database.db, user._id, 'developer');
+      const login = await post('/api/auth/login', { email: body.email, password: body.password });
+      expect(login.json().user).toMatchObject({
+        isAdmin: false,
+        currentPlan: { name: 'Developer' },
+      });
+      const me = await t.app.inject({ url: '/api/auth/me', headers: bearer(login.json().token) });
+      expect(me.json()).toMatchObject({ isAdmin: false, currentPlan: { name: 'Developer' } });
+      const admin = await post('/api/auth/login', TEST_ADMIN);
+      expect(admin.json().user).toMatchObject({ isAdmin: true, currentPlan: { name: 'admin' } });
     });
 
     it('accepts the older favBook/favMeal shape', async () => {

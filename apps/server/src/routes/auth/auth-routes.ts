@@ -5,7 +5,7 @@ import {
   registerBodySchema,
   userSchema,
 } from '@refract/contracts';
-import { normalizeEmail, toPublicUser } from '../../services/account-service.js';
+import { normalizeEmail } from '../../services/account-service.js';
 import { clientKey } from '../../services/attempt-limiter.js';
 import type { Services } from '../../services/services.js';
 
@@ -56,6 +56,6 @@ export const authRoutes =
         config: { access: 'user' },
         schema: { summary: 'The signed-in user', tags: ['Account'], response: { 200: userSchema } },
       },
-      async (request) => toPublicUser(request.user!),
+      async (request) => services.accounts.publicUser(request.user!),
     );
   };
