@@ -1,6 +1,15 @@
 import { hasTool, SERVICES } from '@refract/contracts';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { apiFromPage, logInAsAdmin, rotateFromPage, signUp, uniqueEmail } from './helpers';
+import {
+  apiFromPage,
+  field,
+  logInAsAdmin,
+  planId,
+  rotateFromPage,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 test('a Basic user uses a service 3 times, is refused the 4th, and the dashboard shows 3 of 3', async ({
   page,
@@ -34,7 +43,7 @@ test('the plans page shows three plans and marks the current one', async ({ stri
   await page.goto('/plans');
   const cards = page.getByRole('heading', { level: 2 });
   await expect(cards).toHaveText(['Basic', 'Developer', 'Business']);
-  await expect(page.getByRole('link', { name: 'Start free' })).toHaveAttribute('href', '/login');
+  await expect(page.getByRole('link', { name: 'Start free' })).toHaveAttribute('href', '/signup');
   await expect(page.getByRole('link', { name: 'Select' })).toHaveCount(2);
 
   await signUp(page, uniqueEmail(), 'plans password 1');
@@ -110,4 +119,67 @@ test('an admin searches the users table', async ({ strictPage: page }) => {
   await page.getByRole('textbox', { name: 'Search by name or email' }).fill(email.slice(0, 20));
   // No country given: a dash ("NA" would read as Namibia).
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('—');
+});
+
+/** On /plans as a visitor: the plan's Select, which asks them to sign up first. */
+async function pickAsVisitor(page: Page, plan: string) {
+  await page.goto('/plans');
+  const card = page
+    .getByTestId('plan-card')
+    .filter({ has: page.getByRole('heading', { name: plan }) });
+  await card.getByRole('link', { name: 'Select' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+}
+
+test('a visitor who picks Business signs up and lands on its checkout; a new account is greeted as new', async ({
+  strictPage: page,
+}) => {
+  await pickAsVisitor(page, 'Business');
+  await field(page, 'Name').fill('Marie Curie');
+  await field(page, 'Email').fill(uniqueEmail());
+  await field(page, 'Password').fill('funnel password 1');
+  await field(page, 'Confirm password').fill('funnel password 1');
+  await field(page, 'What is your favorite book?').fill('Middlemarch');
+  await field(page, 'What is your favorite meal?').fill('Ratatouille');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const business = await planId(page, 'Business');
+  await expect(page).toHaveURL(`/subscribe?planId=${encodeURIComponent(business)}`);
+  await expect(page.getByRole('button', { name: /pay|subscribe/i }).first()).toBeVisible();
+
+  // Signed up without a plan in mind: the dashboard says hello, not "welcome back".
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await signUp(page, uniqueEmail(), 'funnel password 2');
+  await expect(page.getByText('Welcome, Marie Curie. Your account is ready.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('Welcome back, Marie Curie.')).toBeVisible();
+});
+
+test('a visitor who picks Developer and logs in from the sign-up page lands on its checkout', async ({
+  strictPage: page,
+}) => {
+  const email = uniqueEmail();
+  const password = 'funnel password 3';
+  const made = await page.request.post('/api/auth/register', {
+    data: {
+      name: 'Ada Lovelace',
+      email,
+      password,
+      securityQuestions: [
+        { question: 'What is your favorite book?', answer: 'middlemarch' },
+        { question: 'What is your favorite meal?', answer: 'ratatouille' },
+      ],
+    },
+  });
+  expect(made.ok(), await made.text()).toBe(true);
+  await pickAsVisitor(page, 'Developer');
+  await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  // The sign-up form, with its own Email field, stays on screen while the log-in page loads.
+  await expect(page.getByRole('heading', { name: 'Log in', level: 1 })).toBeVisible();
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  const developer = await planId(page, 'Developer');
+  await expect(page).toHaveURL(`/subscribe?planId=${encodeURIComponent(developer)}`);
 });

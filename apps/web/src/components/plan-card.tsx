@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import type { SignInState } from '../lib/session/session-context';
 import { useTranslation } from 'react-i18next';
 import {
   billingCyclesOffered,
@@ -34,7 +35,11 @@ export function PlanCard({
   const cycles = billingCyclesOffered(plan);
   const headline = free || cycles.includes('monthly') ? 'monthly' : 'annual';
   const { user } = useSession();
-  const target = user ? `/subscribe?planId=${encodeURIComponent(plan._id)}` : '/login';
+  const subscribeTo = `/subscribe?planId=${encodeURIComponent(plan._id)}`;
+  // A visitor signs up first (or logs in from there); a paid plan's choice goes along, and its
+  // checkout opens once they are in.
+  const target = user ? subscribeTo : '/signup';
+  const choice: SignInState | undefined = user || free ? undefined : { from: subscribeTo };
   return (
     <Card
       data-testid="plan-card"
@@ -98,6 +103,7 @@ export function PlanCard({
         <Button
           component={Link}
           to={target}
+          state={choice}
           variant={current ? 'light' : 'filled'}
           disabled={current}
           fullWidth

@@ -2,12 +2,11 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { landingFor } from '../../lib/session/session-context';
+import { landingFor, type SignInState } from '../../lib/session/session-context';
 import { AuthCard } from './auth-card';
 import { LoginForm } from './login-form';
 
-interface LoginState {
-  from?: string;
+interface LoginState extends SignInState {
   notice?: 'passwordReset';
 }
 
@@ -30,7 +29,7 @@ export function LoginPage() {
         footer={
           <Text size="sm" ta="center">
             {t('auth.login.noAccount')}{' '}
-            <Anchor component={Link} to="/signup" underline="always">
+            <Anchor component={Link} to="/signup" state={{ from: state.from }} underline="always">
               {t('nav.signup')}
             </Anchor>
           </Text>

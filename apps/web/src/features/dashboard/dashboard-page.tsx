@@ -1,4 +1,5 @@
 import { Button, Container, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { UNLIMITED } from '@refract/contracts';
@@ -7,6 +8,7 @@ import { QueryState } from '../../components/query-state';
 import { StatCard } from '../../components/stat-card';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useSubscriptionStatus, useUserStats } from '../../lib/queries';
+import { forgetNewAccount, isNewAccount } from '../../lib/session/new-account';
 import { useSession } from '../../lib/session/session-context';
 import { ApiKeysSection } from './api-keys-section';
 import { RecentJobsSection } from './recent-jobs-section';
@@ -20,11 +22,16 @@ export function DashboardPage() {
   const { user } = useSession();
   const stats = useUserStats();
   const granted = useSubscriptionStatus().data?.subscription?.granted === true;
+  // Read once, then forgotten: the next visit is a return.
+  const [newAccount] = useState(() => isNewAccount(user?._id));
+  useEffect(forgetNewAccount, []);
   return (
     <Container size="lg" py="xl">
       <PageHeader
         title={t('dashboard.title')}
-        subtitle={t('dashboard.greeting', { name: user?.name ?? '' })}
+        subtitle={t(newAccount ? 'dashboard.greetingNew' : 'dashboard.greeting', {
+          name: user?.name ?? '',
+        })}
         actions={
           <Group gap="xs">
             <Button component={Link} to="/convert" variant="light">

@@ -27,6 +27,15 @@ export function homeFor(user: User): string {
   return user.isAdmin ? '/admin' : '/dashboard';
 }
 
+/**
+ * What the log-in and sign-up pages are sent with: the page to go to once signed in (where a
+ * guard sent the visitor away from, or the checkout of the plan they picked). Each page's link
+ * to the other carries it along.
+ */
+export interface SignInState {
+  from?: string;
+}
+
 /** After signing in: back to the page a guard sent a user away from, else their home. */
 export function landingFor(user: User, from: unknown): string {
   return !user.isAdmin && typeof from === 'string' && from.startsWith('/') ? from : homeFor(user);
