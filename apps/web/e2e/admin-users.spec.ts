@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { E2E_ADMIN } from './e2e-env';
 import { expect, overflowsHorizontally, test } from './fixtures';
 import {
+  accountThroughApi,
   apiFromPage,
   chooseArabic,
   field,
@@ -60,23 +61,8 @@ test.afterEach(async ({ page }) => {
 });
 
 /** Signs a user up through the API (the sign-up form has no country field). */
-async function register(page: Page, name: string, country?: string) {
-  const email = uniqueEmail();
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      email,
-      password: 'listed password 1',
-      name,
-      country,
-      securityQuestions: [
-        { question: 'What is your favorite book?', answer: 'Dune' },
-        { question: 'What is your favorite meal?', answer: 'Pad Thai' },
-      ],
-    },
-  });
-  expect(res.status()).toBe(201);
-  return email;
-}
+const register = async (page: Page, name: string, country?: string) =>
+  (await accountThroughApi(page, { name, country })).email;
 
 for (const width of [375, 1280]) {
   for (const language of ['en', 'ar'] as const) {

@@ -33,6 +33,29 @@ export async function signUp(page: Page, email: string, password: string) {
   await page.waitForURL(/\/dashboard$/);
 }
 
+/** An account made through the API, so the browser stays a visitor; its email and password. */
+export async function accountThroughApi(
+  page: Page,
+  data: { name?: string; country?: string } = {},
+) {
+  const email = uniqueEmail();
+  const password = 'api account password 1';
+  const res = await page.request.post('/api/auth/register', {
+    data: {
+      name: 'Ada Lovelace',
+      ...data,
+      email,
+      password,
+      securityQuestions: [
+        { question: 'What is your favorite book?', answer: 'middlemarch' },
+        { question: 'What is your favorite meal?', answer: 'ratatouille' },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { email, password };
+}
+
 export async function logInAsAdmin(page: Page) {
   await page.goto('/login');
   await field(page, 'Email').fill(E2E_ADMIN.email);

@@ -2,6 +2,7 @@ import { hasTool, SERVICES } from '@refract/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
+  accountThroughApi,
   apiFromPage,
   field,
   logInAsAdmin,
@@ -158,20 +159,7 @@ test('a visitor who picks Business signs up and lands on its checkout; a new acc
 test('a visitor who picks Developer and logs in from the sign-up page lands on its checkout', async ({
   strictPage: page,
 }) => {
-  const email = uniqueEmail();
-  const password = 'funnel password 3';
-  const made = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Ada Lovelace',
-      email,
-      password,
-      securityQuestions: [
-        { question: 'What is your favorite book?', answer: 'middlemarch' },
-        { question: 'What is your favorite meal?', answer: 'ratatouille' },
-      ],
-    },
-  });
-  expect(made.ok(), await made.text()).toBe(true);
+  const { email, password } = await accountThroughApi(page);
   await pickAsVisitor(page, 'Developer');
   await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/login$/);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { chooseArabic, field, uniqueEmail } from './helpers';
+import { accountThroughApi, chooseArabic, field, uniqueEmail } from './helpers';
 
 /**
  * A visitor prepares work on a tool page, is asked to log in or sign up in a dialog
@@ -19,25 +19,6 @@ const png = () =>
     .toBuffer();
 
 type Account = { email: string; password: string };
-
-/** An account made through the API, so the browser stays a visitor until the dialog. */
-async function account(page: Page): Promise<Account> {
-  const email = uniqueEmail();
-  const password = 'hand-over password 1';
-  const res = await page.request.post('/api/auth/register', {
-    data: {
-      name: 'Ada Lovelace',
-      email,
-      password,
-      securityQuestions: [
-        { question: 'What is your favorite book?', answer: 'middlemarch' },
-        { question: 'What is your favorite meal?', answer: 'ratatouille' },
-      ],
-    },
-  });
-  expect(res.ok(), await res.text()).toBe(true);
-  return { email, password };
-}
 
 /** Logs in from the open dialog, which then closes. */
 async function logInFromDialog(dialog: Locator, { email, password }: Account) {
@@ -86,7 +67,7 @@ async function expectWebp(page: Page, linkName: string | RegExp) {
 test('a visitor converts after logging in from the dialog, without choosing the file again', async ({
   strictPage: page,
 }) => {
-  const { email, password } = await account(page);
+  const { email, password } = await accountThroughApi(page);
   const posts = convertPosts(page);
   await expect(page.getByText('Running it asks you to log in or sign up')).toHaveCount(0);
   const dialog = await prepareAndSend(page, 'Convert to', 'Convert to WEBP');
@@ -136,7 +117,7 @@ test.describe('a session that ends on the server', () => {
   test('turns the user back into a visitor, and the dialog carries the work on', async ({
     strictPage: page,
   }) => {
-    const { email, password } = await account(page);
+    const { email, password } = await accountThroughApi(page);
     await page.goto('/login');
     await field(page, 'Email').fill(email);
     await field(page, 'Password').fill(password);
@@ -184,7 +165,7 @@ test('in Arabic at 375 px the dialog fits, reads right to left, and the work con
   strictPage: page,
 }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  const { email, password } = await account(page);
+  const { email, password } = await accountThroughApi(page);
   await page.goto('/');
   await chooseArabic(page);
   const dialog = await prepareAndSend(page, 'التحويل إلى', 'تحويل إلى WEBP');
@@ -214,7 +195,7 @@ test('in Arabic at 375 px the dialog fits, reads right to left, and the work con
 test('a visitor’s batch starts after logging in, with the files still chosen', async ({
   strictPage: page,
 }) => {
-  const { email, password } = await account(page);
+  const { email, password } = await accountThroughApi(page);
   await page.goto('/convert');
   const buffer = await png();
   await page.locator('input[type="file"]').setInputFiles([
