@@ -26,6 +26,7 @@ const SHARED_STATE = [
   'plan-changes',
   'plans',
   'prerendered-pages',
+  'public-face',
   'quota-line',
 ].map((name) => `**/${name}.spec.ts`);
 
