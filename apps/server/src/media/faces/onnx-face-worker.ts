@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { serveModel } from '../serve-model.js';
-import {
-  anchorsOf,
-  readWeights,
-  SSD_SIDE,
-  ssdToOnnx,
-  type WeightsManifest,
-} from './ssd-to-onnx.js';
+import { readWeights, type WeightsManifest } from '../onnx/tfjs-weights.js';
+import { anchorsOf, SSD_SIDE, ssdToOnnx } from './ssd-to-onnx.js';
 
 /**
  * The face detector's worker thread on onnxruntime's native CPU runtime: face-api's SSD MobileNet

@@ -16,48 +16,12 @@ import {
   node,
   onnxModel,
 } from '../onnx/onnx-proto.js';
+import type { Weight } from '../onnx/tfjs-weights.js';
 
 /** The side face-api resizes every image to. */
 export const SSD_SIDE = 512;
 /** face-api's batch norm epsilon (mobileNetV1.ts). */
 const EPSILON = 0.0010000000474974513;
-
-export type WeightsManifest = {
-  paths: string[];
-  weights: {
-    name: string;
-    shape: number[];
-    dtype: string;
-    quantization?: { scale: number; min: number; dtype: string };
-  }[];
-}[];
-
-interface Weight {
-  shape: number[];
-  values: Float32Array;
-}
-
-/** Every weight by name, uint8-quantized ones expanded (value = q × scale + min), as tfjs does. */
-export function readWeights(manifest: WeightsManifest, data: Uint8Array): Map<string, Weight> {
-  const weights = new Map<string, Weight>();
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let at = 0;
-  for (const spec of manifest.flatMap((group) => group.weights)) {
-    const count = spec.shape.reduce((a, b) => a * b, 1);
-    const values = new Float32Array(count);
-    const q = spec.quantization;
-    if (q && q.dtype !== 'uint8') throw new Error(`weight ${spec.name}: ${q.dtype} quantization`);
-    for (let i = 0; i < count; i += 1)
-      if (q) values[i] = data[at + i]! * q.scale + q.min;
-      else if (spec.dtype === 'float32') values[i] = view.getFloat32(at + i * 4, true);
-      else values[i] = view.getInt32(at + i * 4, true);
-    at += count * (q ? 1 : 4);
-    weights.set(spec.name, { shape: spec.shape, values });
-  }
-  if (at !== data.length)
-    throw new Error(`the weights hold ${data.length} bytes, the manifest ${at}`);
-  return weights;
-}
 
 /** The anchors, [ymin, xmin, ymax, xmax] each, relative to the 512 px square. */
 export const anchorsOf = (weights: Map<string, Weight>) => weights.get('Output/extra_dim')!.values;

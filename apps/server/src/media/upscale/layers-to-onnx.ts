@@ -8,6 +8,7 @@
  * and works in NCHW inside, as ONNX's Conv does.
  */
 import { floatTensor, hwioToOihw, imageValue, node, onnxModel } from '../onnx/onnx-proto.js';
+import { readWeights } from '../onnx/tfjs-weights.js';
 
 interface LayerConfig {
   name: string;
@@ -49,24 +50,6 @@ export interface LayersManifest {
 }
 
 // ---- The layers ----
-
-/** The weights by name, read in the manifest's order from the concatenated shards. */
-function readWeights(manifest: LayersManifest, data: Uint8Array) {
-  const weights = new Map<string, { shape: number[]; values: Float32Array }>();
-  let at = 0;
-  for (const group of manifest.weightsManifest)
-    for (const spec of group.weights) {
-      if (spec.dtype !== 'float32') throw new Error(`weight ${spec.name} is ${spec.dtype}`);
-      const count = spec.shape.reduce((a, b) => a * b, 1);
-      const values = new Float32Array(count);
-      new Uint8Array(values.buffer).set(data.subarray(at, at + count * 4));
-      weights.set(spec.name, { shape: spec.shape, values });
-      at += count * 4;
-    }
-  if (at !== data.length)
-    throw new Error(`the weights hold ${data.length} bytes, the manifest ${at}`);
-  return weights;
-}
 
 const sameOnes = (values: number[] | undefined) => (values ?? [1, 1]).every((v) => v === 1);
 
@@ -115,7 +98,7 @@ export function layersToOnnx(
   range: 1 | 255 = 255,
 ): Uint8Array {
   const config = manifest.modelTopology.model_config.config;
-  const weights = readWeights(manifest, weightData);
+  const weights = readWeights(manifest.weightsManifest, weightData);
   const nodes: Uint8Array[] = [];
   const initializers: Uint8Array[] = [];
   const outputName = config.output_layers[0]![0];
