@@ -2,6 +2,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
+// CI keeps only the last lines it prints: each failure's own message goes with its name, short.
+const firstLines = (message = '') =>
+  message
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => line.trim())
+    .slice(0, 4)
+    .map((line) => `    ${line.trim().slice(0, 200)}`)
+    .join('\n');
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -15,7 +24,10 @@ if (unit) {
   // Name what failed, so the closing lines CI keeps say which tests to look at.
   for (const file of unit.testResults) {
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
-    for (const test of failedTests) console.log(`FAILED unit: ${file.name} › ${test.fullName}`);
+    for (const test of failedTests) {
+      console.log(`FAILED unit: ${file.name} › ${test.fullName}`);
+      console.log(firstLines(test.failureMessages?.[0]));
+    }
     if (file.status === 'failed' && failedTests.length === 0)
       console.log(`FAILED unit suite: ${file.name}: ${(file.message ?? '').slice(0, 300)}`);
   }
@@ -30,10 +42,14 @@ if (e2e) {
   failed += e2e.stats.unexpected;
   skipped += e2e.stats.skipped;
   const failedSpecs = (suite) => [
-    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `${spec.file} › ${spec.title}`),
+    ...(suite.specs ?? []).filter((spec) => !spec.ok),
     ...(suite.suites ?? []).flatMap(failedSpecs),
   ];
-  for (const name of e2e.suites.flatMap(failedSpecs)) console.log(`FAILED browser: ${name}`);
+  for (const spec of e2e.suites.flatMap(failedSpecs)) {
+    console.log(`FAILED browser: ${spec.file} › ${spec.title}`);
+    const error = spec.tests.flatMap((test) => test.results).find((result) => result.error)?.error;
+    console.log(firstLines(error?.message));
+  }
 } else {
   console.log('No browser test report (.ci/out/e2e.json).');
   failed += 1;
