@@ -10,7 +10,6 @@ const CHARGES = 200;
 const png = await openAsBlob(await smallPng());
 
 // A real tool on a 64×64 PNG, whose charge is held while the tool runs and confirmed after.
-// (`POST /api/user/track` no longer charges a service its tool charges.)
 const ways = [
   {
     label: 'POST /api/rotate (64×64 PNG)',

@@ -15,6 +15,7 @@ import * as m013 from './migrations/013-batches.js';
 import * as m014 from './migrations/014-invisible-email-characters.js';
 import * as m015 from './migrations/015-job-waivers.js';
 import * as m016 from './migrations/016-decimal-batch-sizes.js';
+import * as m017 from './migrations/017-tracked-uses.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014-invisible-email-characters': m014,
   '015-job-waivers': m015,
   '016-decimal-batch-sizes': m016,
+  '017-tracked-uses': m017,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -85,6 +85,14 @@ export interface UsageCountersTable {
   used: number;
 }
 
+/** Uses charged by `POST /api/user/track` that a server run may still take (migration 017). */
+export interface TrackedUsesTable {
+  user_id: string;
+  service: string;
+  credits: number;
+  expires_at: string;
+}
+
 export interface UsageEventsTable {
   id: string;
   user_id: string;
@@ -122,6 +130,8 @@ export interface JobsTable {
   runner: string | null;
   /** 1 when a waiting request for it was answered 503: it is never charged (migration 015). */
   waived: number;
+  /** 1 when its use was paid by a tracked use (migration 017): settled against those credits. */
+  tracked: ColumnType<number, number | undefined, number>;
   /** Runs started; a job whose worker died is re-queued while MAX_ATTEMPTS is not reached. */
   attempts: number;
   /** A file of a batch: the batch, its place in it, and the name the file was uploaded with. */
@@ -202,6 +212,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   usage_counters: UsageCountersTable;
   usage_events: UsageEventsTable;
+  tracked_uses: TrackedUsesTable;
   jobs: JobsTable;
   batches: BatchesTable;
   checkout_sessions: CheckoutSessionsTable;

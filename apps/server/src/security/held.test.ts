@@ -14,7 +14,7 @@ describeEachDatabase('charges across credentials', (kind) => {
   });
   afterAll(() => t.close());
 
-  it('lets exactly 3 of 21 parallel uses through: two sessions and an API key', async () => {
+  it('charges exactly 3 of 28 parallel uses: two sessions, an API key and track', async () => {
     const { token, email, password } = await registerUser(t.app);
     const second = await t.app.inject({
       method: 'POST',
@@ -35,18 +35,29 @@ describeEachDatabase('charges across credentials', (kind) => {
         fields: { angle: '90' },
         file: { content: image },
       });
+    const track = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/track',
+        headers: bearer(token),
+        payload: { service: 'modify-rotate', imageCount: 1 },
+      });
     const calls = Array.from({ length: 7 }, () => [
       rotate(bearer(token)),
       rotate({ 'x-api-key': key.json().key }),
-      // (POST /api/user/track no longer charges a service its tool charges: see user-routes.)
       rotate(bearer(second.json().token)),
+      track(),
     ]).flat();
     const answers = await Promise.all(calls);
-    const statuses = answers.map((res) => res.statusCode);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
-    expect(statuses.filter((s) => s === 403)).toHaveLength(18);
-    for (const res of answers.filter((r) => r.statusCode === 403))
+    for (const res of answers.filter((r) => r.statusCode !== 200)) {
+      expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('quota_exceeded');
+    }
+    // A run either is charged or takes a use tracked before it: 3 charges, at most 3 results.
+    const stats = await t.app.inject({ url: '/api/user/stats', headers: bearer(token) });
+    expect(stats.json().imagesProcessed).toBe(3);
+    const results = answers.filter((r, i) => i % 4 !== 3 && r.statusCode === 200);
+    expect(results.length).toBeLessThanOrEqual(3);
   });
 });
 

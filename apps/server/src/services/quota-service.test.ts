@@ -8,7 +8,7 @@ import { usersRepository, type UserRow } from '../db/repositories/users-reposito
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../test/databases.js';
 import { subscribe } from '../test/plans.js';
 import { planService } from './plan-service.js';
-import { quotaService, type QuotaService } from './quota-service.js';
+import { quotaService, TRACKED_USE_MS, type QuotaService } from './quota-service.js';
 
 describeEachDatabase('quota engine', (kind) => {
   let database: TestDatabase;
@@ -179,6 +179,40 @@ describeEachDatabase('quota engine', (kind) => {
     expect((await quotas.stats(user)).usage.find((u) => u.service === 'convert-video')?.used).toBe(
       3,
     );
+  });
+
+  it('lets a run within 10 minutes of a tracked use take it: one charge, one event', async () => {
+    await quotas.track(user, 'modify-rotate', 1);
+    now = new Date(now.getTime() + TRACKED_USE_MS - 1);
+    const run = await quotas.reserve(user, 'modify-rotate', 1);
+    expect(run).toMatchObject({ tracked: true, status: { used: 1, remaining: 2 } });
+    await run.confirm();
+    expect(await usageRepository(database.db).totalsByService()).toEqual({ 'modify-rotate': 1 });
+    // Taken: the next run is charged.
+    expect(await quotas.reserve(user, 'modify-rotate', 1)).toMatchObject({
+      tracked: false,
+      status: { used: 2 },
+    });
+  });
+
+  it('gives a tracked use back to the tracked uses, not the count, when its run fails', async () => {
+    await quotas.track(user, 'modify-rotate', 1);
+    await (await quotas.reserve(user, 'modify-rotate', 1)).release();
+    expect((await quotas.stats(user)).imagesProcessed).toBe(1);
+    expect(await quotas.reserve(user, 'modify-rotate', 1)).toMatchObject({ tracked: true });
+  });
+
+  it('charges a run again once its tracked use is 10 minutes old', async () => {
+    await quotas.track(user, 'modify-rotate', 1);
+    now = new Date(now.getTime() + TRACKED_USE_MS);
+    expect(await quotas.reserve(user, 'modify-rotate', 1)).toMatchObject({
+      tracked: false,
+      status: { used: 2 },
+    });
+    // Tracked again later: only the new use waits (the expired one is not added to it).
+    await quotas.track(user, 'modify-rotate', 1);
+    expect(await quotas.reserve(user, 'modify-rotate', 1)).toMatchObject({ tracked: true });
+    expect(await code(quotas.reserve(user, 'modify-rotate', 1))).toBe('quota_exceeded');
   });
 
   it('reports stats: plan, period, per-service usage and totals', async () => {

@@ -14,7 +14,7 @@ import type {
   SubscriptionRow,
   SubscriptionsRepository,
 } from '../db/repositories/subscriptions-repository.js';
-import type { UsageRepository } from '../db/repositories/usage-repository.js';
+import type { Charge, UsageRepository } from '../db/repositories/usage-repository.js';
 import type { OwedWrites } from '../lib/owed-writes.js';
 import { billingPeriod, calendarMonth, type Period } from './quota-period.js';
 import { applyDueChange } from './payments/plan-changes.js';
@@ -32,9 +32,17 @@ export interface Reservation {
   status: QuotaStatus;
   /** With the user and service, names the counter the charge is held on (see `settle`). */
   periodStart: string;
+  /** Paid by a use tracked a moment ago (`track`): the counter does not move for it. */
+  tracked: boolean;
   confirm(): Promise<void>;
   release(): Promise<void>;
 }
+
+/**
+ * How long a tracked use waits for the server run of the same service that the earlier client
+ * makes right after tracking it (its tools track, then call the server).
+ */
+export const TRACKED_USE_MS = 10 * 60_000;
 
 function remaining(quota: number, used: number): number {
   return quota === UNLIMITED ? UNLIMITED : Math.max(0, quota - used);
@@ -85,6 +93,22 @@ export function quotaService(
     };
   }
 
+  /** The figures a quota answer carries, for `used` uses of the service in the period. */
+  function standing(e: Entitlement, service: Service, used: number): QuotaStatus {
+    const quota = e.quotaFor(service);
+    return {
+      service,
+      used,
+      quota,
+      remaining: remaining(quota, used),
+      resetsAt: e.period.end.toISOString(),
+    };
+  }
+
+  async function usedNow(user: UserRow, e: Entitlement, service: Service) {
+    return (await usage.usedInPeriod(user.id, e.period.start.toISOString())).get(service) ?? 0;
+  }
+
   function quotaExceeded(status: QuotaStatus) {
     return new AppError(
       403,
@@ -95,36 +119,36 @@ export function quotaService(
     );
   }
 
+  /**
+   * Holds `count` uses of the service for a run: taken from uses the user tracked in the last
+   * minutes when there are that many (already charged), else charged now within the quota
+   * (403 quota_exceeded when it is spent).
+   */
   async function reserve(user: UserRow, service: Service, count: number): Promise<Reservation> {
     const e = await entitlement(user);
     const periodStart = e.period.start.toISOString();
-    const quota = e.quotaFor(service);
-    const resetsAt = e.period.end.toISOString();
-    const used = await usage.tryIncrement(user.id, service, periodStart, count, quota);
-    if (used === undefined) {
-      const current = (await usage.usedInPeriod(user.id, periodStart)).get(service) ?? 0;
-      throw quotaExceeded({
-        service,
-        used: current,
-        quota,
-        remaining: remaining(quota, current),
-        resetsAt,
-      });
-    }
+    const tracked = await usage.takeTracked(user.id, service, count, clock().toISOString());
+    const used = tracked
+      ? await usedNow(user, e, service)
+      : await usage.tryIncrement(user.id, service, periodStart, count, e.quotaFor(service));
+    if (used === undefined)
+      throw quotaExceeded(standing(e, service, await usedNow(user, e, service)));
+    const charge = { userId: user.id, service, periodStart, count, tracked };
     let settled = false;
     const settleOnce = async (outcome: 'confirm' | 'release') => {
       if (settled) return;
       settled = true;
       try {
-        await settle({ userId: user.id, service, periodStart, count }, outcome);
+        await settle(charge, outcome);
       } catch (err) {
         settled = false; // a confirm that failed may still be given back
         throw err;
       }
     };
     return {
-      status: { service, used, quota, remaining: remaining(quota, used), resetsAt },
+      status: standing(e, service, used),
       periodStart,
+      tracked,
       confirm: () => settleOnce('confirm'),
       release: () => settleOnce('release'),
     };
@@ -136,10 +160,7 @@ export function quotaService(
    * give-back the database cannot take now is owed (lib/owed-writes): it lands once the
    * database is back, so a user answered 503 during an outage is not charged.
    */
-  async function settle(
-    charge: { userId: string; service: string; periodStart: string; count: number },
-    outcome: 'confirm' | 'release',
-  ) {
+  async function settle(charge: Charge, outcome: 'confirm' | 'release') {
     if (outcome === 'confirm') {
       await usage.settle(charge, 'confirm');
       return;
@@ -158,36 +179,20 @@ export function quotaService(
     reserve,
     settle,
 
-    /** Charges uses at once (POST /api/user/track): a reservation confirmed straight away. */
-    async track(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
-      const reservation = await reserve(user, service, count);
-      try {
-        await reservation.confirm();
-      } catch (err) {
-        await reservation.release(); // answered 503: the uses are given back
-        throw err;
-      }
-      return reservation.status;
-    },
-
     /**
-     * The standing of a service without charging it (POST /api/user/track for a service its
-     * tool charges on the server): 403 quota_exceeded when fewer than `count` uses are left.
+     * Charges uses done in the browser (POST /api/user/track), at once and within the quota
+     * (403 quota_exceeded when fewer are left). Each waits `TRACKED_USE_MS` for a server run
+     * of the service by the same user, which takes it instead of charging again.
      */
-    async check(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
+    async track(user: UserRow, service: Service, count: number): Promise<QuotaStatus> {
       const e = await entitlement(user);
-      const quota = e.quotaFor(service);
-      const used =
-        (await usage.usedInPeriod(user.id, e.period.start.toISOString())).get(service) ?? 0;
-      const status = {
-        service,
-        used,
-        quota,
-        remaining: remaining(quota, used),
-        resetsAt: e.period.end.toISOString(),
-      };
-      if (quota !== UNLIMITED && status.remaining < count) throw quotaExceeded(status);
-      return status;
+      const now = clock();
+      const expiresAt = new Date(now.getTime() + TRACKED_USE_MS).toISOString();
+      const charge = { userId: user.id, service, periodStart: e.period.start.toISOString(), count };
+      const used = await usage.track(charge, e.quotaFor(service), now.toISOString(), expiresAt);
+      if (used === undefined)
+        throw quotaExceeded(standing(e, service, await usedNow(user, e, service)));
+      return standing(e, service, used);
     },
 
     async stats(user: UserRow): Promise<UserStats> {

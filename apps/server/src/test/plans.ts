@@ -51,8 +51,8 @@ export async function registerSubscriber(t: TestApp) {
 }
 
 /**
- * Charges uses as a tool would (POST /api/user/track only charges services no server tool
- * charges, and today every service has one), for tests about what the uses lead to.
+ * Charges uses as a server run would (a use tracked with POST /api/user/track would be taken
+ * by the next run instead), for tests about what the uses lead to.
  */
 export async function spend(db: Kysely<Database>, userId: string, service: Service, count = 1) {
   const user = await usersRepository(db).findById(userId);
@@ -62,5 +62,7 @@ export async function spend(db: Kysely<Database>, userId: string, service: Servi
     subscriptionsRepository(db),
     usageRepository(db),
   );
-  return quotas.track(user, service, count);
+  const reservation = await quotas.reserve(user, service, count);
+  await reservation.confirm();
+  return reservation.status;
 }

@@ -1,4 +1,4 @@
-import { SERVICE_TOOL, type Service, type ToolId } from '@refract/contracts';
+import { type ToolId } from '@refract/contracts';
 import { compressAudioTool } from './compress-audio.js';
 import { blurFaceTool } from './blur-face.js';
 import { compressTool } from './compress.js';
@@ -32,15 +32,3 @@ export const TOOL_REGISTRY: readonly ToolDefinition[] = [
   memeTool,
   blurFaceTool,
 ];
-
-/** Tools with their own route outside the registry, which charge through runMetered too. */
-const ROUTED_APART: readonly string[] = ['htmlToImage'] satisfies ToolId[];
-
-/**
- * Whether a use of the service is charged by its tool on the server, so that the earlier
- * client's `POST /api/user/track` before the tool must not charge it a second time.
- */
-export function chargedByItsTool(service: Service): boolean {
-  const tool = SERVICE_TOOL[service];
-  return tool !== null && (ROUTED_APART.includes(tool) || TOOL_REGISTRY.some((t) => t.id === tool));
-}

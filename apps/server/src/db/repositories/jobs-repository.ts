@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, JobsTable } from '../schema.js';
-import { usageRepository } from './usage-repository.js';
+import { usageRepository, type Charge } from './usage-repository.js';
 
 export type JobRow = Selectable<JobsTable>;
 /** The fields that name the use a job holds. */
-export type JobChargeFields = Pick<JobRow, 'user_id' | 'service' | 'period_start'>;
+export type JobChargeFields = Pick<JobRow, 'user_id' | 'service' | 'period_start' | 'tracked'>;
 
 /** The use a job holds, as the usage counters name it. */
-export const chargeOf = (job: JobChargeFields) => ({
+export const chargeOf = (job: JobChargeFields): Charge => ({
   userId: job.user_id,
   service: job.service,
   periodStart: job.period_start,
   count: 1,
+  tracked: job.tracked === 1,
 });
 type Status = JobsTable['status'];
 
@@ -31,6 +32,8 @@ export interface JobResult {
 
 /** What a claimed slot becomes once its upload is in place and its use is held. */
 export type Admission = Pick<JobRow, 'fields' | 'service' | 'period_start' | 'input_bytes'> & {
+  /** 1 when a tracked use paid for it. */
+  tracked?: number;
   input_name?: string | null;
 };
 
@@ -46,7 +49,7 @@ const ADMISSION_LOCK = 18_001;
 const unlessWaived = sql<number>`CASE WHEN waived = 1 THEN 0 ELSE 1 END`;
 
 /** What an ending statement returns: the job's charge as it ended, and whose use it is. */
-const ENDED = ['charged', 'user_id', 'service', 'period_start'] as const;
+const ENDED = ['charged', 'user_id', 'service', 'period_start', 'tracked'] as const;
 
 /**
  * Every state change is one conditional UPDATE, so when a runner, a cancel and a sweeper race,
@@ -139,7 +142,6 @@ export function jobsRepository(db: Kysely<Database>) {
       return changed(result);
     },
 
-    /** Gives back a slot whose upload was refused or failed. */
     /** Removes a slot still receiving its upload; false when it had become a job (or was gone). */
     async releaseSlot(id: string): Promise<boolean> {
       const result = await db

@@ -1,6 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
+/** A held use, as the counters name it; `tracked` when a tracked use paid for it. */
+export interface Charge {
+  userId: string;
+  service: string;
+  periodStart: string;
+  count: number;
+  tracked?: boolean;
+}
+
 export function usageRepository(db: Kysely<Database>) {
   return {
     /**
@@ -50,15 +59,75 @@ export function usageRepository(db: Kysely<Database>) {
 
     /**
      * Settles a held use: confirmed (an event for the admin's totals; the count stays) or
-     * given back (the count goes down).
+     * given back (the count goes down). A use a tracked use paid for was counted, with its
+     * event, when it was tracked: confirmed, nothing changes; given back, the tracked use is
+     * there again for the next run.
      */
-    async settle(
-      charge: { userId: string; service: string; periodStart: string; count: number },
-      outcome: 'confirm' | 'release',
-    ): Promise<void> {
-      if (outcome === 'confirm')
+    async settle(charge: Charge, outcome: 'confirm' | 'release'): Promise<void> {
+      if (charge.tracked) {
+        if (outcome === 'release') await this.giveBackTracked(charge);
+      } else if (outcome === 'confirm')
         await this.recordEvent(charge.userId, charge.service, charge.count);
       else await this.decrement(charge.userId, charge.service, charge.periodStart, charge.count);
+    },
+
+    /**
+     * Charges uses done in the browser (`POST /api/user/track`) and keeps them, until
+     * `expiresAt`, for a server run of the service to take instead of charging again. Within
+     * the quota or not at all, in one transaction: the new total, or undefined when the quota
+     * would be exceeded. Run on the database itself, never inside another transaction.
+     */
+    async track(charge: Charge, quota: number, now: string, expiresAt: string) {
+      return db.transaction().execute(async (trx) => {
+        const uses = usageRepository(trx);
+        const { userId, service, periodStart, count } = charge;
+        const used = await uses.tryIncrement(userId, service, periodStart, count, quota);
+        if (used === undefined) return undefined;
+        await uses.recordEvent(userId, service, count);
+        await trx
+          .insertInto('tracked_uses')
+          .values({ user_id: userId, service, credits: count, expires_at: expiresAt })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'service']).doUpdateSet((eb) => ({
+              // Uses tracked earlier and not yet taken stay while new ones arrive.
+              credits: eb
+                .case()
+                .when('tracked_uses.expires_at', '>', now)
+                .then(eb('tracked_uses.credits', '+', count))
+                .else(count)
+                .end(),
+              expires_at: expiresAt,
+            })),
+          )
+          .execute();
+        return used;
+      });
+    },
+
+    /**
+     * Takes `count` tracked uses of the service not yet expired at `now`, if there are that
+     * many: one conditional UPDATE, so runs in parallel never take the same use twice.
+     */
+    async takeTracked(userId: string, service: string, count: number, now: string) {
+      const result = await db
+        .updateTable('tracked_uses')
+        .set((eb) => ({ credits: eb('credits', '-', count) }))
+        .where('user_id', '=', userId)
+        .where('service', '=', service)
+        .where('credits', '>=', count)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** A run that took tracked uses failed: they are there again for the next run. */
+    async giveBackTracked(charge: Charge): Promise<void> {
+      await db
+        .updateTable('tracked_uses')
+        .set((eb) => ({ credits: eb('credits', '+', charge.count) }))
+        .where('user_id', '=', charge.userId)
+        .where('service', '=', charge.service)
+        .execute();
     },
 
     /** Used counts of every service for one period. */

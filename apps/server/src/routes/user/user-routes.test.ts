@@ -33,19 +33,19 @@ describeEachDatabase('usage API', (kind) => {
       });
     };
 
-    it('answers the standing of a service its tool charges, with the quota headers, without charging', async () => {
+    it('charges each tracked use, with the quota headers', async () => {
       const { token } = await registerUser(t.app);
-      for (let i = 0; i < 2; i += 1) {
+      for (let i = 1; i <= 2; i += 1) {
         const res = await track(token, { service: 'modify-rotate', imageCount: 1 });
         expect(res.statusCode).toBe(200);
         expect(quotaStatusSchema.parse(res.json())).toMatchObject({
           service: 'modify-rotate',
-          used: 0,
+          used: i,
           quota: 3,
-          remaining: 3,
+          remaining: 3 - i,
         });
         expect(res.headers['x-quota-limit']).toBe('3');
-        expect(res.headers['x-quota-remaining']).toBe('3');
+        expect(res.headers['x-quota-remaining']).toBe(String(3 - i));
         expect(new Date(String(res.headers['x-quota-reset'])).getTime()).toBeGreaterThan(
           Date.now(),
         );
@@ -80,8 +80,8 @@ describeEachDatabase('usage API', (kind) => {
       await spend(t.database.db, user._id, 'create-meme', 2);
       expect((await track(token, { service: 'create-meme', imageCount: 2 })).statusCode).toBe(403);
       expect((await track(token, { service: 'create-meme', imageCount: 1 })).json()).toMatchObject({
-        used: 2,
-        remaining: 1,
+        used: 3,
+        remaining: 0,
       });
     });
 
@@ -105,11 +105,11 @@ describeEachDatabase('usage API', (kind) => {
       );
     });
 
-    it("answers a subscriber's standing on their plan", async () => {
+    it("charges a subscriber's uses on their plan", async () => {
       const { token, user } = await registerUser(t.app);
       await subscribe(t.database.db, user._id, 'developer');
       const res = await track(token, { service: 'convert-to-jpg', imageCount: 10 });
-      expect(res.json()).toMatchObject({ used: 0, quota: 10, remaining: 10 });
+      expect(res.json()).toMatchObject({ used: 10, quota: 10, remaining: 0 });
     });
   });
 

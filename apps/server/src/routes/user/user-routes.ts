@@ -10,7 +10,6 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
 import { quotaHeaders } from '../../lib/quota-headers.js';
-import { chargedByItsTool } from '../../tools/registry.js';
 
 export const userRoutes =
   (services: Services): FastifyPluginAsyncZod =>
@@ -36,7 +35,7 @@ export const userRoutes =
         config: { access: 'user', metered: true, errors: ['unknown_service', 'quota_exceeded'] },
         schema: {
           summary:
-            "Charge uses of a service done in the browser; for a service its tool charges, only the quota's standing",
+            'Charge uses of a service done in the browser; a server run of it in the next 10 minutes takes one instead of charging again',
           tags: ['Account'],
           body: trackBodySchema,
           response: { 200: quotaStatusSchema },
@@ -46,11 +45,9 @@ export const userRoutes =
         const { service, imageCount } = request.body;
         if (!isService(service))
           throw new AppError(400, 'unknown_service', `Unknown service: ${service.slice(0, 60)}`);
-        // The earlier client calls this before each tool; a tool that charges on the server
-        // would make that two uses, so for it this only answers the standing (403 when spent).
-        const status = chargedByItsTool(service)
-          ? await services.quotas.check(request.user!, service, imageCount)
-          : await services.quotas.track(request.user!, service, imageCount);
+        // The earlier client tracks before each tool it runs, in the browser or then on the
+        // server: the server run takes the tracked use, so either way it is charged once.
+        const status = await services.quotas.track(request.user!, service, imageCount);
         reply.headers(quotaHeaders(status));
         return status;
       },

@@ -199,6 +199,7 @@ export function batchService(deps: {
             fields: JSON.stringify(job.fields),
             service: job.service,
             period_start: reservation.periodStart,
+            tracked: reservation.tracked ? 1 : 0,
             status: 'queued',
             progress: 0,
             attempts: 0,

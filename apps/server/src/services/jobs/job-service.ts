@@ -270,6 +270,7 @@ export function jobService(deps: {
         fields: JSON.stringify(job.fields),
         service: job.service,
         period_start: job.reservation.periodStart,
+        tracked: job.reservation.tracked ? 1 : 0,
         input_bytes: job.inputBytes,
         input_name: job.inputName ?? null,
       };
