@@ -1,4 +1,3 @@
-import { type ToolId } from '@refract/contracts';
 import { compressAudioTool } from './compress-audio.js';
 import { blurFaceTool } from './blur-face.js';
 import { compressTool } from './compress.js';
