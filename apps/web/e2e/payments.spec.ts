@@ -2,7 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, overflowsHorizontally, test } from './fixtures';
-import { field, logInAsAdmin, planId, signUp, uniqueEmail, chooseArabic } from './helpers';
+import {
+  accountThroughApi,
+  chooseArabic,
+  field,
+  logInAsAdmin,
+  planId,
+  signUp,
+  uniqueEmail,
+} from './helpers';
 
 /** For looking at, not for comparing: they are not committed. */
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -136,6 +144,42 @@ for (const width of [375, 1280]) {
     });
   }
 }
+
+test("a checkout's link opens it without a sign-in on this site, once; its cancel leads back", async ({
+  strictPage: page,
+  expectedHttpErrors,
+}) => {
+  // As a client on another site does: sign in there, start the checkout through the API.
+  const { email, password } = await accountThroughApi(page);
+  const login = await page.request.post('/api/auth/login', { data: { email, password } });
+  const auth = { authorization: `Bearer ${(await login.json()).token}` };
+  const plans = (await (await page.request.get('/api/subscriptions/plans')).json()) as {
+    _id: string;
+    name: string;
+  }[];
+  const developer = plans.find((plan) => plan.name === 'Developer')!._id;
+  const start = async () => {
+    const res = await page.request.post('/api/subscriptions/create-checkout-session', {
+      headers: auth,
+      data: { planId: developer, billingType: 'monthly' },
+    });
+    return (await res.json()).url as string;
+  };
+
+  // This browser never signed in here: the link alone opens the checkout.
+  await page.goto(await start());
+  await page.getByRole('link', { name: 'Cancel and go back' }).click();
+  await expect(page).toHaveURL(/\/cancel$/);
+
+  const link = await start();
+  await page.goto(link);
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  // Spent: opened again, the link says so.
+  expectedHttpErrors.push(`401 ${new URL(link).pathname.replace('/sandbox', '/api/sandbox')}`);
+  await page.goto(link);
+  await expect(page.getByText('This checkout link has been used or has expired.')).toBeVisible();
+});
 
 test('/cancel offers the plans again', async ({ strictPage: page }) => {
   await page.goto('/cancel');

@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   'billing_cycle_unavailable',
   'invalid_card',
   'checkout_closed',
+  'checkout_link_invalid',
+  'return_url_not_allowed',
   'card_declined',
   'invalid_signature',
   'no_subscription',

@@ -11,9 +11,18 @@ export const paymentModeSchema = z.object({
 });
 export type PaymentMode = z.infer<typeof paymentModeSchema>;
 
+/**
+ * A return address: on this site or on an origin of CORS_ORIGINS, else 400
+ * `return_url_not_allowed`. Without them, a caller from an origin of CORS_ORIGINS returns to its
+ * own `/success` and `/cancel`, anyone else to this site's.
+ */
+const returnUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
 export const checkoutBodySchema = z.object({
   planId: z.string().min(1).max(100),
   billingType: z.enum(BILLING_TYPES).default('monthly'),
+  successUrl: returnUrl.optional(),
+  cancelUrl: returnUrl.optional(),
 });
 /**
  * Where to send the browser, an absolute address built from PUBLIC_URL. A downgrade is not
@@ -72,6 +81,8 @@ export const sandboxCheckoutSchema = z.object({
   amount: z.number().int(),
   currency: z.string(),
   status: z.enum(['open', 'completed', 'declined']),
+  /** Where "cancel" goes: `/cancel` on this site, or the caller's own address. */
+  cancelUrl: z.string(),
 });
 export type SandboxCheckout = z.infer<typeof sandboxCheckoutSchema>;
 
@@ -81,8 +92,14 @@ export const sandboxPayBodySchema = z.object({
   cvc: z.string().max(10),
   name: z.string().trim().min(1).max(200),
 });
-/** Paid: where to go. A declined card is `402 card_declined` and the checkout stays open. */
-export const sandboxPayResponseSchema = z.object({ redirect: z.enum(['/success']) });
+/**
+ * Paid: where to go (`/success` on this site, or the caller's own address). A declined card is
+ * `402 card_declined` and the checkout stays open.
+ */
+export const sandboxPayResponseSchema = z.object({ redirect: z.string() });
+
+/** The header that carries a sandbox checkout link's key (the link holds it after `#key=`). */
+export const CHECKOUT_KEY_HEADER = 'x-checkout-key';
 
 /** Test cards of the sandbox: one that pays, one that is declined. */
 export const SANDBOX_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;

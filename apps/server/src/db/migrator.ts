@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-invisible-email-characters.js';
 import * as m015 from './migrations/015-job-waivers.js';
 import * as m016 from './migrations/016-decimal-batch-sizes.js';
 import * as m017 from './migrations/017-tracked-uses.js';
+import * as m018 from './migrations/018-checkout-links.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015-job-waivers': m015,
   '016-decimal-batch-sizes': m016,
   '017-tracked-uses': m017,
+  '018-checkout-links': m018,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -158,6 +158,11 @@ export interface CheckoutSessionsTable {
   currency: string;
   status: 'open' | 'completed' | 'declined';
   created_at: string;
+  /** Where the browser goes back to, paid or not (migration 018). */
+  success_url: ColumnType<string | null, string | null | undefined, string | null>;
+  cancel_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 of the key of a sandbox checkout's link. */
+  link_key_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentsTable {

@@ -34,6 +34,10 @@ const ACCESS: Record<Access, { security: Record<string, string[]>[]; errors: Err
   user: { security: [SESSION], errors: ['unauthorized', 'api_key_not_allowed'] },
   userOrKey: { security: [SESSION, ...KEYS], errors: ['unauthorized', 'invalid_api_key'] },
   admin: { security: [SESSION], errors: ['unauthorized', 'forbidden', 'api_key_not_allowed'] },
+  checkoutLink: {
+    security: [SESSION, { checkoutKey: [] }],
+    errors: ['unauthorized', 'api_key_not_allowed', 'checkout_link_invalid'],
+  },
 };
 
 /** The error envelope, its `code` narrowed to the codes this status answers with. */

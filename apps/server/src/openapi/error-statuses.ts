@@ -51,6 +51,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   billing_cycle_unavailable: 422,
   invalid_card: 400,
   checkout_closed: 409,
+  checkout_link_invalid: 401,
+  return_url_not_allowed: 400,
   card_declined: 402,
   invalid_signature: 400,
   no_subscription: 404,

@@ -8,6 +8,11 @@ export interface CheckoutRequest {
   billingType: 'monthly' | 'annual';
   amountCents: number;
   currency: string;
+  /** Where the browser returns, paid or not (absolute). */
+  successUrl: string;
+  cancelUrl: string;
+  /** The key that opens this checkout's own page (sandbox) without a sign-in there. */
+  linkKey: string;
 }
 
 /**

@@ -7,9 +7,10 @@ import type { PaymentProvider } from './payment-provider.js';
 export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
-    // Made absolute from PUBLIC_URL by the payment service, like every address it answers.
-    async createCheckout({ sessionId }) {
-      return { url: `/sandbox/checkout/${sessionId}` };
+    // Made absolute from PUBLIC_URL by the payment service, like every address it answers. The
+    // key rides in the fragment, which browsers never send: it stays out of logs and Referer.
+    async createCheckout({ sessionId, linkKey }) {
+      return { url: `/sandbox/checkout/${sessionId}#key=${linkKey}` };
     },
     // Sandbox periods are bought one at a time; there is nothing to stop.
     async cancelAtPeriodEnd() {},

@@ -27,10 +27,11 @@ export function stripeClient({
  * Stripe Checkout in subscription mode. Who bought what travels in the subscription's
  * metadata, so every later event (renewals, cancels) can be matched to the user, in any order.
  */
-export function stripeProvider(stripe: Stripe, publicUrl: string): PaymentProvider {
+export function stripeProvider(stripe: Stripe): PaymentProvider {
   return {
     name: 'stripe',
-    async createCheckout({ sessionId, user, plan, billingType, amountCents, currency }) {
+    async createCheckout(request) {
+      const { sessionId, user, plan, billingType, amountCents, currency } = request;
       const metadata = { userId: user.id, planId: plan.id, billingType, checkoutId: sessionId };
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
@@ -49,8 +50,8 @@ export function stripeProvider(stripe: Stripe, publicUrl: string): PaymentProvid
         ],
         metadata,
         subscription_data: { metadata },
-        success_url: `${publicUrl}/success`,
-        cancel_url: `${publicUrl}/cancel`,
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
       });
       if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
       return { url: session.url };

@@ -9,6 +9,7 @@ import type { UserRow } from '../db/repositories/users-repository.js';
 import { AppError, forbidden, unauthorized } from '../lib/app-error.js';
 import { looksLikeApiKey } from '../services/api-key-service.js';
 import { accountSuspended } from '../lib/account-suspended.js';
+import { CHECKOUT_KEY_HEADER } from '@refract/contracts';
 import type { Services } from '../services/services.js';
 
 /**
@@ -18,10 +19,19 @@ import type { Services } from '../services/services.js';
  * - `user`: a signed-in session; API keys refused.
  * - `userOrKey`: a session or an API key (tools, jobs, usage).
  * - `admin`: an administrator's session.
+ * - `checkoutLink`: a sandbox checkout's routes, `/…/:id`: the key of that checkout's link
+ *   (`X-Checkout-Key`), which stands for its owner's sign-in there alone, or a session.
  * A route that declares nothing refuses everyone (default deny).
  */
-export type Access = 'public' | 'optionalUser' | 'user' | 'userOrKey' | 'admin';
-export const ACCESS_LEVELS = ['public', 'optionalUser', 'user', 'userOrKey', 'admin'] as const;
+export type Access = 'public' | 'optionalUser' | 'user' | 'userOrKey' | 'admin' | 'checkoutLink';
+export const ACCESS_LEVELS = [
+  'public',
+  'optionalUser',
+  'user',
+  'userOrKey',
+  'admin',
+  'checkoutLink',
+] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,6 +101,13 @@ export function registerAuth(app: FastifyInstance, services: Services) {
     async admin(request) {
       await signIn(request, 'refuse');
       if (request.user?.is_admin !== 1) throw forbidden('This needs an administrator account');
+    },
+    async checkoutLink(request) {
+      const key = request.headers[CHECKOUT_KEY_HEADER];
+      if (typeof key !== 'string') return signIn(request, 'refuse');
+      const { id } = request.params as { id?: unknown };
+      request.user = await services.payments.checkoutLinkOwner(String(id ?? ''), key);
+      if (request.user.suspended_at) throw accountSuspended();
     },
   };
 

@@ -42,6 +42,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
             name: 'X-API-Key',
             description: 'The same API key in its own header',
           },
+          checkoutKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Checkout-Key',
+            description:
+              "A sandbox checkout link's key (after #key= in the link): that checkout's page only",
+          },
         },
       },
     },

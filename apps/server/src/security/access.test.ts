@@ -43,6 +43,8 @@ const EXPECTED: Record<Access, Record<Caller, number | 'ok'>> = {
   user: { anonymous: 401, apiKey: 403, user: 'ok', admin: 'ok' },
   userOrKey: { anonymous: 401, apiKey: 'ok', user: 'ok', admin: 'ok' },
   admin: { anonymous: 401, apiKey: 403, user: 403, admin: 'ok' },
+  // Without its link's key, a checkout's route is a signed-in user's.
+  checkoutLink: { anonymous: 401, apiKey: 403, user: 'ok', admin: 'ok' },
 };
 
 /** The same path written the ways a router or a proxy may read differently. */

@@ -72,7 +72,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     providerName === 'stripe'
       ? stripeClient({ secretKey: stripeSecretKey!, apiUrl: stripeApiUrl })
       : undefined;
-  const provider = stripe ? stripeProvider(stripe, config.publicUrl) : sandboxProvider();
+  const provider = stripe ? stripeProvider(stripe) : sandboxProvider();
   const limiters = attemptLimiters(config, log);
   const owed = owedWrites(log);
   const quotas = quotaService(plans, subscriptions, usage, undefined, owed);
@@ -104,6 +104,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       provider,
       quotas,
       publicUrl: config.publicUrl,
+      corsOrigins: config.corsOrigins,
     }),
     stripe: stripe && {
       client: stripe,

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { landingFor, useSession } from '../lib/session/session-context';
+import { checkoutKeyIn } from '../lib/checkout-link';
 
 export function FullPageSpinner() {
   const { t } = useTranslation();
@@ -31,6 +32,15 @@ export function Guard({ access, children }: { access: Access; children: ReactNod
   if (access === 'admin' && !user.isAdmin) return <Navigate to="/login" replace />;
   if (access === 'user' && user.isAdmin) return <Navigate to="/admin" replace />;
   return children;
+}
+
+/**
+ * A checkout's page: its link's key stands for a sign-in there (the user may have come from
+ * another site, whose sign-in this one does not share); without one, a signed-in user's.
+ */
+export function SignedInOrCheckoutLink({ children }: { children: ReactNode }) {
+  const { hash } = useLocation();
+  return checkoutKeyIn(hash) ? children : <Guard access="signed-in">{children}</Guard>;
 }
 
 /** Login and sign-up are for visitors: a signed-in user is sent home. */

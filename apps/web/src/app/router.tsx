@@ -6,7 +6,7 @@ import { LEGAL_DOCUMENTS, type LegalDocument } from '../features/legal/legal-doc
 import { LegalPage } from '../features/legal/legal-page';
 import { PlansPage } from '../features/plans/plans-page';
 import { PaymentCancelPage, PaymentSuccessPage } from '../features/billing/payment-result-pages';
-import { FullPageSpinner, Guard, VisitorOnly, type Access } from './guards';
+import { FullPageSpinner, Guard, SignedInOrCheckoutLink, VisitorOnly, type Access } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundPage } from './not-found-page';
 
@@ -166,7 +166,10 @@ const routes: RouteObject[] = [
       { path: '/admin/plans', element: guarded('admin', <AdminPlansPage />) },
       { path: '/admin/payment-history', element: guarded('admin', <AdminPaymentsPage />) },
       { path: '/subscribe', element: guarded('signed-in', <SubscribePage />) },
-      { path: '/sandbox/checkout/:id', element: guarded('signed-in', <SandboxCheckoutPage />) },
+      {
+        path: '/sandbox/checkout/:id',
+        element: <SignedInOrCheckoutLink>{loaded(<SandboxCheckoutPage />)}</SignedInOrCheckoutLink>,
+      },
       { path: '/payment-history', element: guarded('user', <PaymentHistoryPage />) },
       { path: '/success', element: <PaymentSuccessPage /> },
       { path: '/cancel', element: <PaymentCancelPage /> },

@@ -57,19 +57,27 @@ export function apiErrorFrom(status: number, body: unknown, statusText = ''): Ap
 }
 
 /** JSON calls to the API with the stored bearer token; errors arrive as ApiError. */
-export async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
+/** A call's method (GET without a body, POST with one), JSON body and headers of its own. */
+interface CallInit {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export async function api<T>(path: string, init: CallInit = {}): Promise<T> {
   return (await apiWithHeaders<T>(path, init)).body;
 }
 
 /** As `api`, with the answer's headers (a list's total is in X-Total-Count). */
 export async function apiWithHeaders<T>(
   path: string,
-  init: { method?: string; body?: unknown } = {},
+  init: CallInit = {},
 ): Promise<{ body: T; headers: Headers }> {
-  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...authHeaders(),
+    ...init.headers,
+  };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {

@@ -38,7 +38,12 @@ export const paymentRoutes =
       {
         config: {
           access: 'user',
-          errors: ['not_found', 'plan_not_purchasable', 'billing_cycle_unavailable'],
+          errors: [
+            'not_found',
+            'plan_not_purchasable',
+            'billing_cycle_unavailable',
+            'return_url_not_allowed',
+          ],
         },
         schema: {
           summary: 'Start paying for a plan: the address to send the browser to',
@@ -47,12 +52,11 @@ export const paymentRoutes =
           response: { 200: checkoutResponseSchema },
         },
       },
-      async (request) =>
-        services.payments.createCheckout(
-          request.user!,
-          request.body.planId,
-          request.body.billingType,
-        ),
+      async (request) => {
+        const { planId, billingType, ...asked } = request.body;
+        const origin = request.headers.origin;
+        return services.payments.createCheckout(request.user!, planId, billingType, asked, origin);
+      },
     );
 
     app.get(

@@ -17,8 +17,8 @@ export const sandboxRoutes =
       '/api/sandbox/checkout/:id',
       {
         config: {
-          access: 'user',
-          errors: ['not_found', 'invalid_card', 'card_declined', 'checkout_closed'],
+          access: 'checkoutLink',
+          errors: ['not_found'],
         },
         schema: { params, response: { 200: sandboxCheckoutSchema } },
       },
@@ -28,7 +28,15 @@ export const sandboxRoutes =
     app.post(
       '/api/sandbox/checkout/:id/pay',
       {
-        config: { access: 'user' },
+        config: {
+          access: 'checkoutLink',
+          errors: [
+            'not_found',
+            'invalid_card',
+            'card_declined',
+            'checkout_closed',
+          ],
+        },
         schema: {
           summary: 'Pay a test-mode checkout with a test card',
           tags: ['Payments'],

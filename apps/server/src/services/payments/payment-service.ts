@@ -19,10 +19,13 @@ import type { PlansRepository } from '../../db/repositories/plans-repository.js'
 import type { SubscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { randomToken, sha256 } from '../../lib/hashing.js';
+import { usersRepository } from '../../db/repositories/users-repository.js';
 import type { PaymentProvider } from '../../payments/payment-provider.js';
 import type { QuotaService } from '../quota-service.js';
 import { fulfil } from './fulfilment.js';
 import { applyDueChange, feeOf, feesOf, isDowngradeOf, NO_END } from './plan-changes.js';
+import { returnAddresses } from './return-addresses.js';
 
 const CURRENCY = 'usd';
 /** A sandbox checkout left open longer than this is closed. */
@@ -67,9 +70,19 @@ export function paymentService(deps: {
   quotas: Pick<QuotaService, 'entitlement'>;
   /** PUBLIC_URL: every address the API answers is absolute, for clients on other origins. */
   publicUrl: string;
+  /** CORS_ORIGINS: the other sites a checkout may return to. */
+  corsOrigins: readonly string[];
 }) {
   const { plans, subscriptions, payments, provider, quotas } = deps;
   const absolute = (url: string) => new URL(url, deps.publicUrl).toString();
+  /** An address on this site as its path (the page navigates in place), any other whole. */
+  const forPage = (url: string) => {
+    const address = new URL(url);
+    const own = address.origin === new URL(deps.publicUrl).origin;
+    return own ? `${address.pathname}${address.search}${address.hash}` : address.toString();
+  };
+  const isStale = (checkout: { created_at: string }, now: Date) =>
+    now.getTime() - new Date(checkout.created_at).getTime() > CHECKOUT_LIFETIME_MS;
 
   /** The user's subscription while it is paid for, with its plan; undefined otherwise. */
   async function paidSubscription(user: UserRow, now: Date) {
@@ -98,11 +111,18 @@ export function paymentService(deps: {
      * plan is scheduled for the end of the paid period; otherwise a free plan switches at once.
      * The hidden admin plan and archived plans cannot be bought, nor a paid plan's cycle at 0.
      */
+    /**
+     * Starts paying for a plan. `asked` return addresses, and the caller's `Origin`, decide
+     * where the browser comes back to (return-addresses.ts).
+     */
     async createCheckout(
       user: UserRow,
       planId: string,
       billingType: BillingType,
+      asked: { successUrl?: string; cancelUrl?: string } = {},
+      callerOrigin?: string,
     ): Promise<{ url: string; scheduledFor?: string }> {
+      const back = returnAddresses(deps, asked, callerOrigin);
       const plan = await plans.findById(planId);
       if (!plan) throw notFound('No such plan');
       if (plan.hidden || plan.archived)
@@ -128,7 +148,7 @@ export function paymentService(deps: {
           planId: plan.id,
           billingType: target.billingType,
         });
-        return { url: absolute('/dashboard'), scheduledFor: paid.row.end_date };
+        return { url: `${back.site}/dashboard`, scheduledFor: paid.row.end_date };
       }
       if (free) {
         if (plan.slug === 'basic') await subscriptions.remove(user.id);
@@ -146,9 +166,12 @@ export function paymentService(deps: {
             endDate: NO_END,
           });
         }
-        return { url: absolute('/dashboard') };
+        return { url: `${back.site}/dashboard` };
       }
       const sessionId = randomUUID();
+      // Opens this checkout's page alone, without a sign-in on this site (the caller's token is
+      // kept by its own site); kept as a hash, spent when the checkout closes.
+      const linkKey = randomToken(24);
       await payments.createCheckout({
         id: sessionId,
         provider: provider.name,
@@ -159,6 +182,9 @@ export function paymentService(deps: {
         currency: CURRENCY,
         status: 'open',
         created_at: new Date().toISOString(),
+        success_url: back.success,
+        cancel_url: back.cancel,
+        link_key_hash: sha256(linkKey),
       });
       const { url } = await provider.createCheckout({
         sessionId,
@@ -167,6 +193,9 @@ export function paymentService(deps: {
         billingType,
         amountCents,
         currency: CURRENCY,
+        successUrl: back.success,
+        cancelUrl: back.cancel,
+        linkKey,
       });
       return { url: absolute(url) };
     },
@@ -190,7 +219,30 @@ export function paymentService(deps: {
         amount: checkout.amount_cents,
         currency: checkout.currency,
         status: checkout.status,
+        cancelUrl: forPage(checkout.cancel_url ?? absolute('/cancel')),
       };
+    },
+
+    /**
+     * The owner of the open sandbox checkout `id` whose link carries `key`: the link stands for
+     * its owner's sign-in on that checkout's page alone. 401 when the key is wrong, or the
+     * checkout closed (paid) or too old.
+     */
+    async checkoutLinkOwner(id: string, key: string, now = new Date()): Promise<UserRow> {
+      const checkout = await payments.findCheckout(id);
+      const valid =
+        checkout?.provider === 'sandbox' &&
+        checkout.link_key_hash === sha256(key) &&
+        checkout.status === 'open' &&
+        !isStale(checkout, now);
+      const owner = valid ? await usersRepository(deps.db).findById(checkout.user_id) : undefined;
+      if (!owner)
+        throw new AppError(
+          401,
+          'checkout_link_invalid',
+          'This checkout link has been used or has expired. Start again from the plans.',
+        );
+      return owner;
     },
 
     /**
@@ -205,8 +257,7 @@ export function paymentService(deps: {
       now = new Date(),
     ) {
       const checkout = await ownSandboxCheckout(user, id);
-      const stale = now.getTime() - new Date(checkout.created_at).getTime() > CHECKOUT_LIFETIME_MS;
-      if (checkout.status !== 'open' || stale)
+      if (checkout.status !== 'open' || isStale(checkout, now))
         throw new AppError(
           409,
           'checkout_closed',
@@ -238,7 +289,7 @@ export function paymentService(deps: {
         receiptUrl: null,
         billing: { name: card.name, email: user.email },
       });
-      return { redirect: '/success' as const };
+      return { redirect: forPage(checkout.success_url ?? absolute('/success')) };
     },
 
     /** Cancels at the end of the paid period: no renewal, the plan's quotas until then. */

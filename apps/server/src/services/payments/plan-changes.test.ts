@@ -26,7 +26,7 @@ describeEachDatabase('downgrades wait for the end of the paid period', (kind) =>
     call('POST', '/api/subscriptions/create-checkout-session', user.token, { planId, billingType });
   async function buy(user: RegisteredUser, name: string, billingType = 'monthly') {
     const { url } = (await choose(user, plan(name), billingType)).json();
-    const id = url.split('/').pop();
+    const id = new URL(url).pathname.split('/').pop();
     const paid = await call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY);
     expect(paid.json()).toEqual({ redirect: '/success' });
   }

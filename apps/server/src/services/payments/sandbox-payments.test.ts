@@ -5,6 +5,9 @@ import { describeEachDatabase } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { spend } from '../../test/plans.js';
 
+/** A checkout's id, from its link. */
+const idOf = (url: string) => new URL(url).pathname.split('/').pop()!;
+
 const PAY = {
   cardNumber: '4242 4242 4242 4242',
   expiry: '12/39',
@@ -40,7 +43,7 @@ describeEachDatabase('sandbox payments', (kind) => {
   }
 
   async function buy(user: RegisteredUser, name: string, billingType = 'monthly', card = PAY) {
-    const id = (await checkout(user, name, billingType)).split('/').pop()!;
+    const id = idOf(await checkout(user, name, billingType));
     return call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, card);
   }
 
@@ -60,8 +63,8 @@ describeEachDatabase('sandbox payments', (kind) => {
     const user = await registerUser(t.app);
     const url = await checkout(user, 'Developer');
     // Absolute, from PUBLIC_URL: API clients on another origin can follow it.
-    expect(url).toMatch(/^http:\/\/localhost:\d+\/sandbox\/checkout\/[\w-]+$/);
-    const id = url.split('/').pop()!;
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/sandbox\/checkout\/[\w-]+#key=[\w-]{32}$/);
+    const id = idOf(url);
     const view = await call('GET', `/api/sandbox/checkout/${id}`, user.token);
     expect(view.json()).toMatchObject({
       amount: 499,
@@ -120,7 +123,7 @@ describeEachDatabase('sandbox payments', (kind) => {
   it('extends by one month per payment when five checkouts are paid at once', async () => {
     const user = await registerUser(t.app);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push((await checkout(user, 'Developer')).split('/').pop()!);
+    for (let i = 0; i < 5; i += 1) ids.push(idOf(await checkout(user, 'Developer')));
     const results = await Promise.all(
       ids.map((id) => call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)),
     );
@@ -139,7 +142,7 @@ describeEachDatabase('sandbox payments', (kind) => {
 
   it('declines the decline card with 402 card_declined: nothing recorded, still Basic, the checkout stays open for another card', async () => {
     const user = await registerUser(t.app);
-    const id = (await checkout(user, 'Business')).split('/').pop()!;
+    const id = idOf(await checkout(user, 'Business'));
     const pay = (card: typeof PAY) =>
       call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, card);
     const res = await pay({ ...PAY, cardNumber: '4000 0000 0000 0002' });
@@ -173,7 +176,7 @@ describeEachDatabase('sandbox payments', (kind) => {
     ['a bad security code', { cvc: '12' }],
   ])('refuses %s as invalid_card, and the checkout stays open', async (_name, change) => {
     const user = await registerUser(t.app);
-    const id = (await checkout(user, 'Developer')).split('/').pop()!;
+    const id = idOf(await checkout(user, 'Developer'));
     const res = await call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, {
       ...PAY,
       ...change,
@@ -187,7 +190,7 @@ describeEachDatabase('sandbox payments', (kind) => {
 
   it('takes one payment per checkout, however often it is paid', async () => {
     const user = await registerUser(t.app);
-    const id = (await checkout(user, 'Developer')).split('/').pop()!;
+    const id = idOf(await checkout(user, 'Developer'));
     const results = await Promise.all(
       [1, 2, 3].map(() => call('POST', `/api/sandbox/checkout/${id}/pay`, user.token, PAY)),
     );
@@ -199,7 +202,7 @@ describeEachDatabase('sandbox payments', (kind) => {
   it("hides another user's checkout and payments", async () => {
     const alice = await registerUser(t.app);
     const bob = await registerUser(t.app);
-    const id = (await checkout(alice, 'Developer')).split('/').pop()!;
+    const id = idOf(await checkout(alice, 'Developer'));
     expect((await call('GET', `/api/sandbox/checkout/${id}`, bob.token)).statusCode).toBe(404);
     expect((await call('POST', `/api/sandbox/checkout/${id}/pay`, bob.token, PAY)).statusCode).toBe(
       404,
@@ -337,10 +340,10 @@ describeEachDatabase('sandbox payments', (kind) => {
     // The cycles with a price are sold as usual.
     const monthly = await choose(user, monthlyOnly, 'monthly');
     expect(monthly.statusCode, monthly.body).toBe(200);
-    expect(monthly.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    expect(monthly.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+#key=/);
     const annual = await choose(user, annualOnly, 'annual');
     expect(annual.statusCode, annual.body).toBe(200);
-    expect(annual.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    expect(annual.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+#key=/);
     // Sold annually only at $100 (about $8.33 a month), it is dearer than Developer's $4.99 a
     // month: paid now, not scheduled as a downgrade because its monthly fee reads 0.
     const developer = await registerUser(t.app);
@@ -348,7 +351,7 @@ describeEachDatabase('sandbox payments', (kind) => {
     const upgrade = await choose(developer, annualOnly, 'annual');
     expect(upgrade.statusCode, upgrade.body).toBe(200);
     expect(upgrade.json().scheduledFor).toBeUndefined();
-    expect(upgrade.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+$/);
+    expect(upgrade.json().url).toMatch(/\/sandbox\/checkout\/[\w-]+#key=/);
   });
 
   it('cancels at the end of the period', async () => {

@@ -12,8 +12,8 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
-import type { SandboxCheckout } from '@refract/contracts';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { CHECKOUT_KEY_HEADER, type SandboxCheckout } from '@refract/contracts';
 import { ErrorAlert } from '../../components/error-alert';
 import { QueryState } from '../../components/query-state';
 import { TestModeBanner } from '../../components/test-mode-notice';
@@ -22,6 +22,7 @@ import { formatCents, TEST_CARD_VALUES } from '../../lib/format';
 import { useErrorMessage } from '../../lib/use-error-message';
 import { UserText } from '../../components/user-text';
 import { usePlanName } from '../../lib/plan-name';
+import { checkoutKeyIn } from '../../lib/checkout-link';
 
 /** Groups of four as the user types: 4242 4242 4242 4242. */
 const spaced = (value: string) =>
@@ -30,25 +31,53 @@ const spaced = (value: string) =>
     .slice(0, 19)
     .replace(/(\d{4})(?=\d)/g, '$1 ');
 
-/** The sandbox provider's checkout: test cards only, clearly in test mode. */
+/** Goes to an address the server gave: a path of this site in place, another site whole. */
+function useGoTo() {
+  const navigate = useNavigate();
+  return (address: string) =>
+    address.startsWith('/')
+      ? navigate(address, { replace: true })
+      : window.location.assign(address);
+}
+
+/** A return address as a link: this site's in place, another site's as a plain link. */
+function ReturnLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return to.startsWith('/') ? (
+    <Button component={Link} to={to} variant="subtle">
+      {children}
+    </Button>
+  ) : (
+    <Button component="a" href={to} variant="subtle">
+      {children}
+    </Button>
+  );
+}
+
+/**
+ * The sandbox provider's checkout: test cards only, clearly in test mode. Opened by its link
+ * (the key after `#key=`) or by its signed-in owner.
+ */
 export function SandboxCheckoutPage() {
   const { t } = useTranslation();
   const planName = usePlanName();
   const errorMessage = useErrorMessage();
-  const navigate = useNavigate();
+  const goTo = useGoTo();
   const { id = '' } = useParams();
+  const key = checkoutKeyIn(useLocation().hash);
+  const headers = key ? { [CHECKOUT_KEY_HEADER]: key } : undefined;
   const [card, setCard] = useState({ cardNumber: '', expiry: '', cvc: '', name: '' });
   const checkout = useQuery({
     queryKey: ['sandbox-checkout', id],
-    queryFn: () => api<SandboxCheckout>(`/api/sandbox/checkout/${encodeURIComponent(id)}`),
+    queryFn: () =>
+      api<SandboxCheckout>(`/api/sandbox/checkout/${encodeURIComponent(id)}`, { headers }),
   });
   const pay = useMutation({
     mutationFn: () =>
-      api<{ redirect: '/success' | '/cancel' }>(
-        `/api/sandbox/checkout/${encodeURIComponent(id)}/pay`,
-        { body: card },
-      ),
-    onSuccess: ({ redirect }) => navigate(redirect, { replace: true }),
+      api<{ redirect: string }>(`/api/sandbox/checkout/${encodeURIComponent(id)}/pay`, {
+        body: card,
+        headers,
+      }),
+    onSuccess: ({ redirect }) => goTo(redirect),
   });
 
   function submit(event: FormEvent) {
@@ -130,6 +159,7 @@ export function SandboxCheckoutPage() {
                   <Button type="submit" size="md" loading={pay.isPending || pay.isSuccess}>
                     {t('billing.subscribe.pay', { price: formatCents(c.amount) })}
                   </Button>
+                  <ReturnLink to={c.cancelUrl}>{t('billing.checkout.cancel')}</ReturnLink>
                 </>
               )}
             </Stack>
