@@ -22,6 +22,7 @@ describeEachDatabase('Stripe payments', (kind) => {
         STRIPE_WEBHOOK_SECRET: SECRET,
         STRIPE_API_URL: fake.url,
         PUBLIC_URL: 'https://refract.example',
+        CORS_ORIGINS: 'https://client.example',
       },
     });
     const plans = (await t.app.inject({ url: '/api/subscriptions/plans' })).json();
@@ -115,6 +116,20 @@ describeEachDatabase('Stripe payments', (kind) => {
     expect(call.form.get('subscription_data[metadata][userId]')).toBe(user.user._id);
     expect(call.form.get('success_url')).toBe('https://refract.example/success');
     expect(call.form.get('cancel_url')).toBe('https://refract.example/cancel');
+  });
+
+  it("sends Stripe's customer back to the calling site when it is one of CORS_ORIGINS", async () => {
+    const user = await registerUser(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/create-checkout-session',
+      headers: { ...bearer(user.token), origin: 'https://client.example' },
+      payload: { planId: developer, billingType: 'monthly' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const call = fake.calls.findLast((c) => c.path === '/v1/checkout/sessions')!;
+    expect(call.form.get('success_url')).toBe('https://client.example/success');
+    expect(call.form.get('cancel_url')).toBe('https://client.example/cancel');
   });
 
   it('fulfils a completed checkout once, however often it is delivered', async () => {
