@@ -1,5 +1,15 @@
-import { KB } from '@refract/contracts';
-import { currentLanguage } from './i18n';
+import { KB, type Language } from '@refract/contracts';
+import { currentLanguage, directionOf } from './i18n';
+
+/**
+ * Text that reads left to right whatever the page (a card number, a code), isolated with
+ * Unicode's LRI…PDI so an Arabic sentence keeps "4000 0000 0000 0002" in its order.
+ */
+export const leftToRight = (text: string) => `\u2066${text}\u2069`;
+
+/** `leftToRight` in a right-to-left language; in others the text as it is. */
+const isolatedIn = (language: Language, text: string) =>
+  directionOf(language) === 'rtl' ? leftToRight(text) : text;
 
 /** A date in the user's language, e.g. "25 November 2026" / "2026年11月25日". */
 export function formatDate(
@@ -9,11 +19,19 @@ export function formatDate(
   return new Intl.DateTimeFormat(currentLanguage(), options).format(new Date(iso));
 }
 
-/** Dollars as the user's language writes them ($4.99, 4,99 $US, ...). */
-export function formatMoney(dollars: number): string {
-  return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency: 'USD' }).format(
-    dollars,
-  );
+/**
+ * Dollars as the user's language writes them ($4.99, 4,99 $, ‏4.99 US$…). On a right-to-left
+ * page the currency's sign is isolated left to right: "US$" is Latin letters and a sign the
+ * bidirectional algorithm would split, drawing "$US".
+ */
+export function formatMoney(dollars: number, language = currentLanguage()): string {
+  const parts = new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: 'USD',
+  }).formatToParts(dollars);
+  return parts
+    .map((part) => (part.type === 'currency' ? isolatedIn(language, part.value) : part.value))
+    .join('');
 }
 
 /** A time to wait in the user's language: "40 seconds" under two minutes, "9 minutes" after. */
@@ -29,8 +47,11 @@ export function formatWait(seconds: number): string {
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat(currentLanguage()).format(value);
 }
-/** 1500 → "1.5 KB", in the user's number format and decimal units (contracts' sizes.ts). */
-export function formatBytes(bytes: number): string {
+/**
+ * 1500 → "1.5 KB", in the user's number format and decimal units (contracts' sizes.ts),
+ * isolated left to right on a right-to-left page (an Arabic sentence would draw "KB 1.5").
+ */
+export function formatBytes(bytes: number, language = currentLanguage()): string {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;
   let unit = 0;
@@ -39,7 +60,8 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;
-  return `${new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: digits });
+  return isolatedIn(language, `${number.format(value)} ${units[unit]}`);
 }
 
 /** A day in numbers, in the language's order: 25-11-2026, 25/11/2026, 2026/11/25… */
@@ -63,7 +85,8 @@ export function formatDayTime(iso: string): string {
 }
 
 /** Cents as money: 499 → $4.99 (amounts are stored in minor units). */
-export const formatCents = (cents: number) => formatMoney(cents / 100);
+export const formatCents = (cents: number, language = currentLanguage()) =>
+  formatMoney(cents / 100, language);
 
 /**
  * A country as the user gave it, by its name in the page's language when it is an ISO 3166
@@ -82,12 +105,6 @@ export function formatCountry(country: string | null | undefined): string {
     return given;
   }
 }
-
-/**
- * Text that reads left to right whatever the page (a card number, a code), isolated with
- * Unicode's LRI…PDI so an Arabic sentence keeps "4000 0000 0000 0002" in its order.
- */
-export const leftToRight = (text: string) => `\u2066${text}\u2069`;
 
 /** The sandbox's test cards, as the hints show them: on one line (no-break spaces), in order. */
 export const TEST_CARD_VALUES = {
