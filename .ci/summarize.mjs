@@ -1,11 +1,11 @@
 // Adds up the Vitest and Playwright JSON reports into the closing line CI reads.
 import { existsSync, readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
 // CI keeps only the last lines it prints: each failure's own message goes with its name, short.
 const firstLines = (message = '') =>
-  message
-    .replace(/\u001b\[[0-9;]*m/g, '')
+  stripVTControlCharacters(message)
     .split('\n')
     .filter((line) => line.trim())
     .slice(0, 4)

@@ -30,12 +30,7 @@ export const sandboxRoutes =
       {
         config: {
           access: 'checkoutLink',
-          errors: [
-            'not_found',
-            'invalid_card',
-            'card_declined',
-            'checkout_closed',
-          ],
+          errors: ['not_found', 'invalid_card', 'card_declined', 'checkout_closed'],
         },
         schema: {
           summary: 'Pay a test-mode checkout with a test card',
