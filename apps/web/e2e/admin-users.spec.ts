@@ -221,11 +221,15 @@ for (const width of [375, 1280]) {
       return {
         names: ticks.map((tick) => tick.textContent ?? ''),
         namesLeft: Math.min(...ticks.map((tick) => tick.getBoundingClientRect().left)),
+        namesRight: Math.max(...ticks.map((tick) => tick.getBoundingClientRect().right)),
         barsRight: Math.max(...bars.map((bar) => bar.getBoundingClientRect().right)),
+        chartRight: wrapper.getBoundingClientRect().right,
       };
     });
-    // Names on the right of the bars, each isolated right to left.
-    expect(layout.namesLeft).toBeGreaterThanOrEqual(layout.barsRight - 10);
+    // Names whole, on the right of the bars (a bar once covered a name's first letters) and
+    // inside the chart, each isolated right to left.
+    expect(layout.namesLeft).toBeGreaterThan(layout.barsRight);
+    expect(layout.namesRight).toBeLessThanOrEqual(layout.chartRight);
     expect(layout.names.length).toBeGreaterThan(0);
     for (const name of layout.names) expect(name).toMatch(/^\u2067.*\u2069$/);
     await page.screenshot({ path: `${SCREENSHOTS}/admin-chart-ar-${width}.png`, fullPage: true });

@@ -81,8 +81,12 @@ export function AdminDashboardPage() {
                     orientation="vertical"
                     // Mirrored in Arabic: names on the right, bars growing leftwards; each name
                     // isolated right to left (RLI…PDI), as the chart's SVG text runs left to right.
+                    // The margin keeps a name's first letters clear of its bar, which covered
+                    // them ("ضغط الصو").
                     yAxisProps={{
-                      width: 170,
+                      width: 180,
+                      tickMargin: 10,
+                      tickLine: false,
                       orientation: rtl ? 'right' : 'left',
                       tickFormatter: rtl ? (name: string) => `\u2067${name}\u2069` : undefined,
                     }}
