@@ -143,3 +143,45 @@ test('the admin dashboard counts subscribers under the translated plan names', a
     await anonymous.dispose();
   }
 });
+
+for (const width of [375, 1280]) {
+  test(`Arabic draws a size number first, then its unit, on a batch (${width}px)`, async ({
+    strictPage: page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signUp(page, uniqueEmail(), 'arabic sizes password 1');
+    await useLanguage(page, 'ar');
+    await page.goto('/compress');
+    await page.locator('input[type="file"]').setInputFiles(
+      await Promise.all(
+        [1, 2].map(async (n) => ({
+          name: `photo-${n}.jpg`,
+          mimeType: 'image/jpeg',
+          buffer: await photo(1200, 800 + n),
+        })),
+      ),
+    );
+    const chosen = page.getByText(/ملفان مختاران \(/);
+    await expect(chosen).toBeVisible();
+    // Where the size's number and its unit are drawn: "7.6 MB" once came out "MB 7.6".
+    const order = await chosen.evaluate((element) => {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        const unit = text.search(/\b[KMG]?B\b/);
+        const digit = text.search(/[0-9٠-٩]/);
+        if (unit < 0 || digit < 0) continue;
+        const left = (from: number) => {
+          const range = document.createRange();
+          range.setStart(node, from);
+          range.setEnd(node, from + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return { number: left(digit), unit: left(unit) };
+      }
+      return undefined;
+    });
+    expect(order).toBeDefined();
+    expect(order!.number).toBeLessThan(order!.unit);
+  });
+}
