@@ -15,22 +15,21 @@ const demo = join(dirname(require.resolve('@vladmandic/face-api/package.json')),
 describe('face detection on the native runtime', { timeout: 300_000 }, () => {
   afterAll(() => closeFaceDetection());
 
-  it.each(['sample1.jpg', 'sample5.jpg'])(
-    'finds what face-api on TF.js finds in %s, each box within a pixel',
-    async (name) => {
-      const file = join(demo, name);
-      const { width, height } = await sharp(file).metadata();
-      const source = { width: width!, height: height! };
-      const native = await findFaces(() => sharp(file), source, undefined, 'onnx');
-      const tfjs = await findFaces(() => sharp(file), source, undefined, 'tfjs');
-      expect(native.length).toBeGreaterThanOrEqual(3);
-      expect(native.length).toBe(tfjs.length);
-      native.forEach((face, i) => {
-        const other = tfjs[i]!;
-        for (const key of ['x', 'y', 'width', 'height'] as const)
-          expect(Math.abs(face[key] - other[key]), `${key} of face ${i}`).toBeLessThanOrEqual(1);
-        expect(Math.abs(face.score - other.score), `score of face ${i}`).toBeLessThanOrEqual(0.005);
-      });
-    },
-  );
+  // One photo searched whole and in tiles is every step of the pyramid; TF.js on WebAssembly
+  // takes half a minute a photo on a busy machine, so one is enough.
+  it('finds what face-api on TF.js finds in its sample5.jpg, each box within a pixel', async () => {
+    const file = join(demo, 'sample5.jpg');
+    const { width, height } = await sharp(file).metadata();
+    const source = { width: width!, height: height! };
+    const native = await findFaces(() => sharp(file), source, undefined, 'onnx');
+    const tfjs = await findFaces(() => sharp(file), source, undefined, 'tfjs');
+    expect(native.length).toBeGreaterThanOrEqual(3);
+    expect(native.length).toBe(tfjs.length);
+    native.forEach((face, i) => {
+      const other = tfjs[i]!;
+      for (const key of ['x', 'y', 'width', 'height'] as const)
+        expect(Math.abs(face[key] - other[key]), `${key} of face ${i}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(face.score - other.score), `score of face ${i}`).toBeLessThanOrEqual(0.005);
+    });
+  });
 });
