@@ -144,7 +144,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   await app.register(batchRoutes(context, services, jobs.batches));
   await app.register(htmlToImageRoutes(context, services));
   await app.register(detectFacesRoutes(context, services));
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, (name) => context.database.cacheVersion(name));
   return app;
 }
 

@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
 import { PRERENDERED_PATHS } from '../src/prerender/public-pages';
 import { DOT_PNG, signUp, uniqueEmail } from './helpers';
+import { E2E_ADMIN } from './e2e-env';
 import { expect, test } from './fixtures';
 
-// The public pages arrive as HTML with their content (decision 0XX) and React takes them over
+// The public pages arrive as HTML with their content (decision 036) and React takes them over
 // (hydrates) without drawing them again. strictPage fails a test on any console error or
 // warning, React's hydration errors included.
 
@@ -45,6 +46,37 @@ test.describe('with JavaScript off', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
     const button = page.locator('.mantine-Button-root').first();
     expect(await button.evaluate((el) => getComputedStyle(el).borderRadius)).not.toBe('0px');
+  });
+
+  test('/plans comes with the plans as an admin set them and the test-mode strip', async ({
+    page,
+  }) => {
+    await page.goto('/plans');
+    for (const name of ['Basic', 'Developer', 'Business'])
+      await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+    await expect(page.getByText('Test mode: payments are simulated').first()).toBeVisible();
+    await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+
+    // A plan an admin adds is in the next page the server sends.
+    const login = await page.request.post('/api/auth/login', { data: E2E_ADMIN });
+    const headers = { authorization: `Bearer ${(await login.json()).token}` };
+    const plans = await (await page.request.get('/api/subscriptions/plans')).json();
+    const { _id: _developerId, archived: _archived, ...developer } = plans.find(
+      (plan: { name: string }) => plan.name === 'Developer',
+    );
+    const created = await page.request.post('/api/subscriptions/plans', {
+      headers,
+      data: { ...developer, name: 'Studio' },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+    try {
+      await page.goto('/plans');
+      await expect(page.getByRole('heading', { level: 2, name: 'Studio' })).toBeVisible();
+    } finally {
+      await page.request.delete(`/api/subscriptions/plans/${(await created.json())._id}`, {
+        headers,
+      });
+    }
   });
 
   test('a page the app draws by itself still gets the shell', async ({ page }) => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerPublicPlugin } from './auth.js';
+import { livePages } from './live-pages.js';
 import { sendNotFound } from './error-handler.js';
 import {
   readerLanguage,
@@ -36,15 +37,21 @@ function acceptedEncoding(request: FastifyRequest, page: HtmlPage): Encoding {
 
 /**
  * Serves the built web app from the API's port. A public page prerendered at build time is
- * sent in the reader's language (prerendered-pages.ts); other client-side routes fall back to
- * index.html. Without a build (tests, `npm run dev`) only the API answers.
+ * sent in the reader's language (prerendered-pages.ts), or as the server draws it with its own
+ * data (live-pages.ts); other client-side routes fall back to index.html. Without a build
+ * (tests, `npm run dev`) only the API answers. `version` reads a cache version (database.ts).
  */
-export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_WEB_DIST) {
+export async function registerWebApp(
+  app: FastifyInstance,
+  webDistDir = DEFAULT_WEB_DIST,
+  version: (name: 'plans') => Promise<number | undefined> = async () => undefined,
+) {
   const indexPath = join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexPath);
   // Every client-side route answers this same small page; read once, with its compressed forms.
   const indexHtml = hasBuild ? readHtmlPage(indexPath) : undefined;
   const prerendered = hasBuild ? readPrerenderedPages(webDistDir) : new Map<string, HtmlPage>();
+  const live = hasBuild ? livePages(app, webDistDir, version) : undefined;
   if (hasBuild) {
     await registerPublicPlugin(app, fastifyStatic, {
       root: webDistDir,
@@ -64,10 +71,14 @@ export async function registerWebApp(app: FastifyInstance, webDistDir = DEFAULT_
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     if (indexHtml && isClientRoute(request)) {
       const address = request.url.split('?')[0]!;
-      const page = prerendered.get(`${readerLanguage(request)} ${address}`) ?? indexHtml;
+      const language = readerLanguage(request);
+      const page =
+        (await live?.page(language, address)) ??
+        prerendered.get(`${language} ${address}`) ??
+        indexHtml;
       const encoding = acceptedEncoding(request, page);
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply

@@ -6,6 +6,7 @@ import { isLanguage } from '@refract/contracts';
 import { BrowserRouter, StaticRouter } from 'react-router';
 import { directionOf, currentLanguage } from '../lib/i18n';
 import { SessionProvider } from '../lib/session/session-provider';
+import { seedQueries, type PageData } from '../lib/page-data';
 import { AppRoutes } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -27,15 +28,19 @@ function DirectionFollowsLanguage() {
 }
 
 /**
- * The whole app. In the browser it follows the address bar; prerendered at build time
- * (src/prerender) it is drawn at `location`, with a query cache of its own (empty: queries do
- * not run there, so pages that fetch show their loading state, as in the browser's first render).
+ * The whole app. In the browser it follows the address bar; prerendered (src/prerender) it is
+ * drawn at `location`, with a query cache of its own: empty at build time (queries do not run
+ * there, so pages that fetch show their loading state, as in the browser's first render), or
+ * holding the answers the server drew the page with (`data`, lib/page-data.ts). The browser's
+ * cache starts with the same answers.
  */
-export function AppProviders({ location }: { location?: string }) {
+export function AppProviders({ location, data }: { location?: string; data?: PageData }) {
   const routes = <AppRoutes />;
-  const [queryClient] = useState(() =>
-    location === undefined ? browserQueryClient : newQueryClient(),
-  );
+  const [queryClient] = useState(() => {
+    const client = location === undefined ? browserQueryClient : newQueryClient();
+    seedQueries(client, data);
+    return client;
+  });
   return (
     <DirectionProvider initialDirection={directionOf(currentLanguage())} detectDirection={false}>
       <DirectionFollowsLanguage />

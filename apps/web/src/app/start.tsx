@@ -4,6 +4,7 @@ import type { Language } from '@refract/contracts';
 import { SUSPENDED_KEY, tokenStore } from '../lib/api';
 import { loadLegalTexts, startI18n } from '../lib/i18n';
 import { LEGAL_PATHS } from '../prerender/public-pages';
+import { readPageData } from '../lib/page-data';
 import { AppProviders } from './providers';
 
 /**
@@ -28,7 +29,7 @@ export async function startApp(language: Language) {
   // cleanup); it renders nothing of its own and does nothing in the built app.
   const app = (
     <StrictMode>
-      <AppProviders />
+      <AppProviders data={readPageData()} />
     </StrictMode>
   );
   if (!canHydrate(root, language)) {

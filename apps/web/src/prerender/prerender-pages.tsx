@@ -22,15 +22,19 @@ import { AppProviders } from '../app/providers';
 import { directionOf, loadLegalTexts, startI18n, switchLanguage } from '../lib/i18n';
 import { prerenderedHead } from '../lib/use-page-title';
 import { PRERENDERED_PATHS } from './public-pages';
+import { pageDataElement, type PageData } from '../lib/page-data';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 
-/** The page at `path` as React draws it before any effect or query has run. */
-async function render(path: string) {
+/**
+ * The page at `path` as React draws it before any effect or query has run: its queries
+ * unanswered, or answered with `data`.
+ */
+async function render(path: string, data?: PageData) {
   const errors: unknown[] = [];
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AppProviders location={path} />
+      <AppProviders location={path} data={data} />
     </StrictMode>,
     {
       // Every part in place in the HTML: a large part would otherwise come after the rest with
@@ -89,6 +93,7 @@ function page(
   language: Language,
   body: string,
   readStyle: ReadStyle,
+  data?: PageData,
 ) {
   const appStyles = [...template.matchAll(APP_STYLES)].map((match) => match[1]!);
   const pageStyles = (pageChunks(template)[path] ?? []).filter((file) => file.endsWith('.css'));
@@ -108,7 +113,7 @@ function page(
     .replace('</head>', `${links.join('')}${inline.join('')}  </head>`)
     .replace(
       /<div id="root">.*<\/body>/s,
-      `<div id="root" data-prerendered="${language}">${body}</div>\n  </body>`,
+      `<div id="root" data-prerendered="${language}">${body}</div>\n${data ? `  ${pageDataElement(data)}\n` : ''}  </body>`,
     );
   if (head.title) {
     const title = escapeHtml(head.title);
@@ -145,19 +150,23 @@ async function write(path: string, language: Language, html: string) {
 
 let started = false;
 
-/** The page at `path` in `language`: `template` (the built index.html) with the page in it. */
+/**
+ * The page at `path` in `language`: `template` (the built index.html) with the page in it,
+ * drawn with the server's `data` when given (apps/server/src/plugins/live-pages.ts).
+ */
 export async function prerenderPage(
   template: string,
   path: string,
   language: Language,
   readStyle: ReadStyle,
+  data?: PageData,
 ) {
   if (!started) await startI18n(DEFAULT_LANGUAGE);
   started = true;
   await switchLanguage(language);
   await loadLegalTexts(language);
   Object.assign(prerenderedHead, { title: '', description: '' });
-  return page(template, path, language, await render(path), readStyle);
+  return page(template, path, language, await render(path, data), readStyle, data);
 }
 
 /**
