@@ -61,9 +61,11 @@ test.describe('with JavaScript off', () => {
     const login = await page.request.post('/api/auth/login', { data: E2E_ADMIN });
     const headers = { authorization: `Bearer ${(await login.json()).token}` };
     const plans = await (await page.request.get('/api/subscriptions/plans')).json();
-    const { _id: _developerId, archived: _archived, ...developer } = plans.find(
-      (plan: { name: string }) => plan.name === 'Developer',
-    );
+    const {
+      _id: _developerId,
+      archived: _archived,
+      ...developer
+    } = plans.find((plan: { name: string }) => plan.name === 'Developer');
     const created = await page.request.post('/api/subscriptions/plans', {
       headers,
       data: { ...developer, name: 'Studio' },
