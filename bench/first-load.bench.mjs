@@ -1,13 +1,15 @@
 // First load in Debian's Chromium, cold cache, as a visitor feels it: first and largest
-// contentful paint of the home page and a tool page, and how long /convert takes to answer a
-// file chosen the moment its file input exists (the dropzone then names the file). On loopback
+// contentful paint of the home page and a tool page, how long /convert takes to answer a
+// file chosen the moment its file input exists (the dropzone then names the file), and the
+// layout shift of every prerendered page in English and Arabic. On loopback
 // and with Chrome's "slow 4G" profile and a 4× slower CPU (CDP throttling), with the compressed
 // bytes of JS and CSS each page fetched. The baseline is a minimal server-rendered page (HTML
 // with its text, one small stylesheet) served by bare node:http: what a page with no
 // client-side app at all costs on the same machine.
 /* global window, document */
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { photo } from './fixtures.mjs';
 import * as lib from './lib.mjs';
@@ -147,6 +149,42 @@ const pages = {
     url: `http://127.0.0.1:${baselinePort}/`,
   },
 };
+/**
+ * Cumulative layout shift of one cold load of `path` in `language` at `width`: every shift
+ * not caused by input, summed, until the network is idle and half a second after.
+ */
+async function layoutShift(path, language, width) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'refract.language', value: language, url: refract.base }]);
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${refract.base}${path}`, { waitUntil: 'networkidle', timeout: 120_000 });
+  await lib.sleep(500);
+  const cls = await page.evaluate(() => window.__cls);
+  await context.close();
+  return cls;
+}
+
+/** Every page the build prerendered (dist/pages/en), by address. */
+const prerenderedPaths = readdirSync(join(lib.root, 'apps', 'web', 'dist', 'pages', 'en'))
+  .filter((file) => file.endsWith('.html'))
+  .map((file) => (file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`))
+  .sort();
+const CLS_ROUNDS = Number(process.env.BENCH_CLS_ROUNDS ?? 3);
+const shifts = [];
+for (const width of [412, 1280])
+  for (const language of ['en', 'ar'])
+    for (const path of prerenderedPaths) {
+      const runs = [];
+      for (let i = 0; i < CLS_ROUNDS; i += 1) runs.push(await layoutShift(path, language, width));
+      shifts.push({ path, language, width, runs });
+    }
+
 const results = {};
 for (const throttled of [false, true])
   for (const [name, p] of Object.entries(pages)) {
@@ -188,6 +226,23 @@ const goalRows = ['home', 'tool'].flatMap((name) => [
   goal(`${pages[name].label}: LCP`, slow(name, 'lcp'), 2500),
 ]);
 goalRows.push(goal(`${pages.tool.label}: file answered`, slow('tool', 'file'), 3500));
+const CLS_GOAL = 0.05;
+const worstShift = Math.max(...shifts.map((s) => median(s.runs)));
+goalRows.push(
+  `| every prerendered page: layout shift ≤ ${CLS_GOAL} | ${worstShift.toFixed(3)} (worst median) | ${lib.verdict(worstShift <= CLS_GOAL)} |`,
+);
+const shiftRows = prerenderedPaths.map((path) => {
+  const cells = [412, 1280].flatMap((width) =>
+    ['en', 'ar'].map((language) => {
+      const { runs } = shifts.find(
+        (s) => s.path === path && s.language === language && s.width === width,
+      );
+      const s = sorted(runs);
+      return `${median(runs).toFixed(3)} (${s[0].toFixed(3)}–${s.at(-1).toFixed(3)})`;
+    }),
+  );
+  return `| ${path} | ${cells.join(' | ')} |`;
+});
 lib.writeResults(
   'first-load',
   `# First load in Chromium: paints, a file answered, and bytes; cold cache
@@ -204,6 +259,14 @@ ${[false, true].flatMap((th) => Object.keys(pages).map((n) => row(n, th))).join(
 |---|---|---|
 | home page JS+CSS ≤ 190 KB as sent | ${kb(homeBytes)} KB | ${lib.verdict(homeBytes <= 190 * 1024)} |
 ${goalRows.join('\n')}
+
+## Layout shift of every prerendered page
+
+Cumulative layout shift (Chromium's layout-shift entries without recent input, summed until the network is idle and 500 ms after), a cold load on loopback in a fresh context, the language chosen by its cookie, ${CLS_ROUNDS} loads each: the median, then the least and most. /plans is drawn by the server with its plans (decision 045).
+
+| page | 412 px, en | 412 px, ar | 1280 px, en | 1280 px, ar |
+|---|---|---|---|---|
+${shiftRows.join('\n')}
 
 The browser, the server and other people's builds share the machine's 2 cores. Bytes are what Chromium received: brotli, as Chromium asks for it.
 `,
