@@ -150,12 +150,12 @@ const pages = {
   },
 };
 /**
- * Cumulative layout shift of one cold load of `path` in `language` at `width`: every shift
- * not caused by input, summed, until the network is idle and half a second after.
+ * Cumulative layout shift of one cold load of `path` at `width` by a visitor whose browser
+ * speaks `language`: every shift not caused by input, summed, until the network is idle and
+ * half a second after.
  */
 async function layoutShift(path, language, width) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'refract.language', value: language, url: refract.base }]);
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale: language });
   const page = await context.newPage();
   await page.addInitScript(() => {
     window.__cls = 0;
@@ -262,7 +262,7 @@ ${goalRows.join('\n')}
 
 ## Layout shift of every prerendered page
 
-Cumulative layout shift (Chromium's layout-shift entries without recent input, summed until the network is idle and 500 ms after), a cold load on loopback in a fresh context, the language chosen by its cookie, ${CLS_ROUNDS} loads each: the median, then the least and most. /plans is drawn by the server with its plans (decision 045).
+Cumulative layout shift (Chromium's layout-shift entries without recent input, summed until the network is idle and 500 ms after), a cold load on loopback in a fresh context whose browser speaks the language (a first visit), ${CLS_ROUNDS} loads each: the median, then the least and most. /plans is drawn by the server with its plans (decision 045).
 
 | page | 412 px, en | 412 px, ar | 1280 px, en | 1280 px, ar |
 |---|---|---|---|---|

@@ -185,6 +185,18 @@ test('a signed-in user gets their own header on a prerendered page', async ({
   await expect(header.getByRole('link', { name: 'Log in' })).toHaveCount(0);
 });
 
+test('a language in the cookie alone is the one the page is sent and hydrated in', async ({
+  strictPage: page,
+  baseURL,
+}) => {
+  const replaced = await watchReplacement(page);
+  // Local storage cleared, the cookie kept: the server sends Arabic, and the app keeps it.
+  await page.context().addCookies([{ name: 'refract.language', value: 'ar', url: baseURL! }]);
+  await page.goto('/plans');
+  await expectHydrated(page, replaced);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+});
+
 test('a language chosen before the cookie existed is drawn in that language', async ({
   strictPage: page,
 }) => {

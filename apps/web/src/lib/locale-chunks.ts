@@ -13,10 +13,19 @@ const UI_STRINGS = import.meta.glob<Strings>('../locales/*.json', { import: 'def
 
 export const uiStrings = (language: Language) => UI_STRINGS[`../locales/${language}.json`]!();
 
-/** A visitor's remembered choice, else the browser's language when we have it, else English. */
+/**
+ * A visitor's remembered choice (local storage, else the cookie set beside it, which the server
+ * reads to pick the prerendered page: the two must agree, or the page is drawn again in another
+ * language), else the browser's language when we have it, else English.
+ */
 export function initialLanguage(): Language {
   const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
   if (isLanguage(stored)) return stored;
+  const cookie = document.cookie
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === LANGUAGE_STORAGE_KEY)?.[1];
+  if (isLanguage(cookie)) return cookie;
   const browser = navigator.language.slice(0, 2);
   return isLanguage(browser) ? browser : DEFAULT_LANGUAGE;
 }

@@ -54,9 +54,10 @@ export function HtmlToImagePage() {
         description={t('htmlToImage.hint')}
         value={html}
         onChange={(e) => setHtml(e.currentTarget.value)}
-        autosize
-        minRows={8}
-        maxRows={20}
+        // A fixed height the user can drag, not one measured by script: the prerendered page
+        // drew the box short and it grew when the script measured it, moving the page below.
+        rows={10}
+        resize="vertical"
         styles={{ input: { fontFamily: 'ui-monospace, monospace', direction: 'ltr' } }}
       />
       <Text size="sm" c="dimmed">
