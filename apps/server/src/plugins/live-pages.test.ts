@@ -12,6 +12,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, bearer } from '../test/accounts.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { livePages } from './live-pages.js';
 
 /**
  * A web build with a prerender module of its own, standing for the web app's (dist-ssr): it
@@ -80,6 +81,12 @@ describe('/plans drawn by the server with its own plans', () => {
     });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(await page()).toBe('<h1>en /plans Basic,Developer,Studio test=true</h1>');
+    expect(draws()).toBe(14);
+  });
+
+  it('leaves the page to the build while the plans version cannot be read', async () => {
+    const live = livePages(t.app, join(build, 'dist'), () => Promise.reject(new Error('down')));
+    expect(await live!.page('en', '/plans')).toBeUndefined();
     expect(draws()).toBe(14);
   });
 });

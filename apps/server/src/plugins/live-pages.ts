@@ -99,7 +99,9 @@ export function livePages(app: FastifyInstance, webDistDir: string, version: Ver
     /** The page at `address` in `language` as drawn now, or undefined when it is not live. */
     async page(language: Language, address: string): Promise<HtmlPage | undefined> {
       if (!LIVE_PATHS.includes(address)) return undefined;
-      const current = await version('plans');
+      // The database gone: the build's page serves, as it would without live pages.
+      const current = await version('plans').catch(() => null);
+      if (current === null) return undefined;
       const latest = drawn.get(address);
       let pages = latest?.pages;
       if (!pages || latest?.version !== current) {
