@@ -16,14 +16,19 @@ export const longVideo = hasFfmpeg ? media.testVideo(30, '640x480') : Buffer.all
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` every 100 ms until it gives a value; fails after 30 s. */
+/**
+ * Polls `check` every 100 ms until it gives a value. A hang guard, not a goal: it fails after
+ * 90 s (at 30 s, a CI run with the build and four CPU hogs beside it once waited longer for a
+ * job's ffmpeg to start).
+ */
 export async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string) {
-  for (let i = 0; i < 300; i++) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
     const value = await check();
     if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await sleep(100);
   }
-  throw new Error(`Timed out waiting for ${what}`);
 }
 
 /** `pid args` lines of running ffmpeg processes that work on this job's files. */
