@@ -108,9 +108,20 @@ export function rotateFromPage(page: Page, times = 1) {
   );
 }
 
+/**
+ * Waits until React has taken `control` over: on a prerendered page the HTML's button is there
+ * before the scripts run, and a click on it then does nothing (a busy CI lost one that way).
+ */
+export async function whenHydrated(control: Locator) {
+  await expect
+    .poll(() => control.evaluate((el) => Object.keys(el).some((k) => k.startsWith('__react'))))
+    .toBe(true);
+  return control;
+}
+
 /** Chooses Arabic in the language menu, the way a user does, and waits for the page to mirror. */
 export async function chooseArabic(page: Page) {
-  await page.getByRole('button', { name: 'Language' }).click();
+  await (await whenHydrated(page.getByRole('button', { name: 'Language' }))).click();
   await page.getByRole('radio', { name: 'العربية' }).check();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
 }
