@@ -29,10 +29,14 @@ function webBuild(prerender: string) {
 
 const DRAWS = (log: string) => `
 import { appendFileSync } from 'node:fs';
-export async function prerenderPage(template, path, language, readStyle, data) {
-  appendFileSync(${JSON.stringify(log)}, language + '\\n');
+export async function drawLivePage(path, languages, data) {
   const names = data.plans.map((plan) => plan.name).join(',');
-  return '<h1>' + language + ' ' + path + ' ' + names + ' test=' + data.paymentMode.testMode + '</h1>';
+  const pages = {};
+  for (const language of languages) {
+    appendFileSync(${JSON.stringify(log)}, language + '\\n');
+    pages[language] = '<h1>' + language + ' ' + path + ' ' + names + ' test=' + data.paymentMode.testMode + '</h1>';
+  }
+  return pages;
 }`;
 
 describe('/plans drawn by the server with its own plans', () => {
@@ -100,7 +104,7 @@ describe('a prerender module that fails', () => {
     writeFileSync(
       join(root, 'dist-ssr', 'prerender-pages.js'),
       `import { appendFileSync } from 'node:fs';
-      export async function prerenderPage() {
+      export async function drawLivePage() {
         appendFileSync(${JSON.stringify(log)}, 'tried\\n');
         throw new Error('broken');
       }`,

@@ -22,26 +22,15 @@ type Version = (name: 'plans') => Promise<number | undefined>;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** Runs in the worker: the built prerender, on the page in every language, with the data. */
+/** Runs in the worker: the web build's own drawing of a live page, in every language. */
 const DRAW = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 process.env.NODE_ENV = 'production';
 (async () => {
   try {
-    const { prerenderPage } = await import(pathToFileURL(workerData.ssrModule).href);
-    const { dist, path, languages, data } = workerData;
-    const template = readFileSync(join(dist, 'index.html'), 'utf8');
-    const styles = new Map();
-    const readStyle = (href) => {
-      if (!styles.has(href)) styles.set(href, readFileSync(join(dist, href), 'utf8'));
-      return styles.get(href);
-    };
-    const pages = {};
-    for (const language of languages)
-      pages[language] = await prerenderPage(template, path, language, readStyle, data);
+    const { drawLivePage } = await import(pathToFileURL(workerData.ssrModule).href);
+    const pages = await drawLivePage(workerData.path, workerData.languages, workerData.data);
     parentPort.postMessage({ result: pages });
   } catch (err) {
     parentPort.postMessage({ error: String((err && err.stack) || err) });
@@ -85,7 +74,7 @@ export function livePages(app: FastifyInstance, webDistDir: string, version: Ver
     ]);
     const html = await runWorkerTask<Record<string, string>>(
       DRAW,
-      { ssrModule, dist: webDistDir, path, languages: LANGUAGES, data: { plans, paymentMode } },
+      { ssrModule, path, languages: LANGUAGES, data: { plans, paymentMode } },
       // Hang guards: drawing seven pages takes about a second at rest.
       { timeoutMs: 120_000, heapMb: 512 },
     );

@@ -101,6 +101,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       plans,
       subscriptions,
       payments,
+      users,
       provider,
       quotas,
       publicUrl: config.publicUrl,

@@ -169,18 +169,36 @@ export async function prerenderPage(
   return page(template, path, language, await render(path, data), readStyle, data);
 }
 
-/**
- * Every public page in every language, into dist/pages; answers how many. The pages are drawn
- * one after the other (i18next's language is global) and each is written while the next is
- * drawn; a stylesheet is read once for all the pages that carry it.
- */
-export async function prerenderPages() {
+/** The built index.html and a reader of its stylesheets, each read once for every page. */
+async function builtShell() {
   const template = await readFile(join(dist, 'index.html'), 'utf8');
   const styles = new Map<string, string>();
   const readStyle = (href: string) => {
     if (!styles.has(href)) styles.set(href, readFileSync(join(dist, href), 'utf8'));
     return styles.get(href)!;
   };
+  return { template, readStyle };
+}
+
+/**
+ * The page at `path` in each language, drawn with the server's `data`, as HTML by language
+ * (apps/server/src/plugins/live-pages.ts calls this in a worker thread).
+ */
+export async function drawLivePage(path: string, languages: readonly Language[], data: PageData) {
+  const { template, readStyle } = await builtShell();
+  const pages: Partial<Record<Language, string>> = {};
+  for (const language of languages)
+    pages[language] = await prerenderPage(template, path, language, readStyle, data);
+  return pages;
+}
+
+/**
+ * Every public page in every language, into dist/pages; answers how many. The pages are drawn
+ * one after the other (i18next's language is global) and each is written while the next is
+ * drawn; a stylesheet is read once for all the pages that carry it.
+ */
+export async function prerenderPages() {
+  const { template, readStyle } = await builtShell();
   const writes: Promise<void>[] = [];
   try {
     for (const language of LANGUAGES)

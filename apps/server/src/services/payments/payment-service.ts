@@ -17,10 +17,9 @@ import type {
 } from '../../db/repositories/payments-repository.js';
 import type { PlansRepository } from '../../db/repositories/plans-repository.js';
 import type { SubscriptionsRepository } from '../../db/repositories/subscriptions-repository.js';
-import type { UserRow } from '../../db/repositories/users-repository.js';
+import type { UserRow, UsersRepository } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { randomToken, sha256 } from '../../lib/hashing.js';
-import { usersRepository } from '../../db/repositories/users-repository.js';
 import type { PaymentProvider } from '../../payments/payment-provider.js';
 import type { QuotaService } from '../quota-service.js';
 import { fulfil } from './fulfilment.js';
@@ -66,6 +65,7 @@ export function paymentService(deps: {
   plans: PlansRepository;
   subscriptions: SubscriptionsRepository;
   payments: PaymentsRepository;
+  users: Pick<UsersRepository, 'findById'>;
   provider: PaymentProvider;
   quotas: Pick<QuotaService, 'entitlement'>;
   /** PUBLIC_URL: every address the API answers is absolute, for clients on other origins. */
@@ -235,7 +235,7 @@ export function paymentService(deps: {
         checkout.link_key_hash === sha256(key) &&
         checkout.status === 'open' &&
         !isStale(checkout, now);
-      const owner = valid ? await usersRepository(deps.db).findById(checkout.user_id) : undefined;
+      const owner = valid ? await deps.users.findById(checkout.user_id) : undefined;
       if (!owner)
         throw new AppError(
           401,
