@@ -180,9 +180,12 @@ test('face blur: detected and hand-placed areas, blurred by the server', async (
   await page.getByRole('button', { name: 'Add blur area' }).click();
   const added = page.getByRole('group', { name: `Blur area ${detected + 1}` });
   await expect(added).toHaveCSS('left', '50px');
-  // Its corner, dragged, makes it larger by as much.
+  // Its corner, dragged, makes it larger by as much. Measured once the handle is in view and
+  // still (hover waits for both): a CI run measured it mid-scroll, and the press missed it.
+  const handle = added.getByTestId('blur-area-resize');
+  await handle.hover();
   const before = (await added.boundingBox())!;
-  const corner = (await added.getByTestId('blur-area-resize').boundingBox())!;
+  const corner = (await handle.boundingBox())!;
   await page.mouse.move(corner.x + 7, corner.y + 7);
   await page.mouse.down();
   await page.mouse.move(corner.x + 37, corner.y + 27, { steps: 4 });
