@@ -24,6 +24,7 @@ import { toolRoutes } from './routes/tools/tool-routes.js';
 import { htmlToImageRoutes } from './routes/tools/html-to-image-routes.js';
 import { detectFacesRoutes } from './routes/tools/detect-faces-routes.js';
 import { registerUploads } from './plugins/uploads.js';
+import { uploadRoutes } from './routes/uploads/upload-routes.js';
 import { closeStalledRequests } from './plugins/stalled-requests.js';
 import { registerLingeringClose } from './plugins/lingering-close.js';
 import { endEventStreamsOnClose } from './lib/server-sent-events.js';
@@ -139,7 +140,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   await app.register(healthRoutes(context, jobs));
   await app.register(siteRoutes(config));
   await registerUploads(app);
-  await app.register(toolRoutes(context, services, jobs.service));
+  await app.register(uploadRoutes(context, services, jobs.uploads));
+  await app.register(toolRoutes(context, services, jobs.service, jobs.uploads));
   await app.register(jobRoutes(jobs.service));
   await app.register(batchRoutes(context, services, jobs.batches));
   await app.register(htmlToImageRoutes(context, services));

@@ -100,16 +100,19 @@ const envSchema = z.object({
   JOB_QUEUE_LIMIT: wholeNumber.default(20),
   // Seconds a finished job's result is kept for download.
   RESULT_TTL: wholeNumber.min(1, 'must be at least 1').default(3600),
-  // Megabytes one user's kept results may occupy; a new result evicts that user's oldest ones.
+  // Megabytes one user's kept results and unfinished uploads may occupy; a new result evicts that
+  // user's oldest ones. Also the largest audio or video file any plan may promise: 4 GB, the
+  // seeded Business plan's.
   RESULT_DISK_PER_USER: z.coerce
     .number({ message: 'must be a number of megabytes' })
     .positive('must be a number of megabytes above 0')
-    .default(500),
+    .default(4000),
   // Audio and video bombs (docs/security.md). A job whose output would pass MEDIA_MAX_OUTPUT_MB is
-  // refused before it starts, and stopped if it gets there while writing: 2048 is 20 times the
-  // 100 MB upload limit, three hours of CD-quality WAV. Frames above MEDIA_MAX_PIXELS (4096×2304,
+  // refused before it starts, and stopped if it gets there while writing: 4000 lets the largest
+  // file a seeded plan takes (4 GB) be converted to the same size, and is six hours of
+  // CD-quality WAV. Frames above MEDIA_MAX_PIXELS (4096×2304,
   // DCI 4K and 16:9 4K) and files longer than MEDIA_MAX_DURATION seconds (10 hours) are refused.
-  MEDIA_MAX_OUTPUT_MB: wholeNumber.min(1, 'must be at least 1').default(2048),
+  MEDIA_MAX_OUTPUT_MB: wholeNumber.min(1, 'must be at least 1').default(4000),
   MEDIA_MAX_PIXELS: wholeNumber.min(1, 'must be at least 1').default(4096 * 2304),
   MEDIA_MAX_DURATION: wholeNumber.min(1, 'must be at least 1').default(36_000),
   // Seconds a stopping process (SIGTERM) gives requests and running jobs to finish; then requests

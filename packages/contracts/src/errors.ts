@@ -78,6 +78,10 @@ export const ERROR_CODES = [
   'invalid_logo',
   'logo_too_large',
   'too_many_timeouts',
+  'insufficient_storage',
+  'upload_not_found',
+  'upload_unfinished',
+  'uploads_over_allowance',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

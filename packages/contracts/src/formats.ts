@@ -46,7 +46,10 @@ export const formatsResponseSchema = z.object({
   formats: z.array(formatInfoSchema),
   /** Audio and video targets, with whether this server's ffmpeg can write each. */
   media: z.array(mediaFormatInfoSchema),
+  /** The server's own largest file by kind of tool, which no plan can pass (plans' sizes are within it). */
+  fileMaxBytes: z.object({ image: z.number().int(), media: z.number().int() }),
 });
+export type FormatsResponse = z.infer<typeof formatsResponseSchema>;
 export type FormatInfo = z.infer<typeof formatInfoSchema>;
 
 /** Multipart text fields of the image tools (the file part is `image`). */

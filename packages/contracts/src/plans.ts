@@ -42,6 +42,13 @@ export const planSchema = z.object({
   /** How many files one batch may hold, and how many bytes in all. */
   batchMaxFiles: z.number().int(),
   batchMaxBytes: z.number().int(),
+  /**
+   * The largest file one upload may hold, by kind of tool, as the plan promises it. What a user
+   * may send is this, within the server's own ceiling and each image tool's own limit
+   * (`GET /api/formats`, `fileMaxBytes` in `/api/user/stats`).
+   */
+  imageMaxBytes: z.number().int(),
+  mediaMaxBytes: z.number().int(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -82,6 +89,19 @@ export const planBodySchema = z.object({
     .min(MB)
     .max(1000 * GB)
     .optional(),
+  /** Omitted: as batches. Above the server's ceiling: 400 (plan-service). */
+  imageMaxBytes: z
+    .number()
+    .int('must be a whole number')
+    .min(MB)
+    .max(1000 * GB)
+    .optional(),
+  mediaMaxBytes: z
+    .number()
+    .int('must be a whole number')
+    .min(MB)
+    .max(1000 * GB)
+    .optional(),
 });
 export type PlanBody = z.infer<typeof planBodySchema>;
 
@@ -95,12 +115,24 @@ export interface DefaultPlan {
   hidden: boolean;
   batchMaxFiles: number;
   batchMaxBytes: number;
+  imageMaxBytes: number;
+  mediaMaxBytes: number;
 }
+
+/**
+ * Images as before plans had file sizes: 100 MB, the largest image tool's own limit, so each
+ * image tool keeps its own. Audio and video by plan: a minute of phone video at 1080p is about
+ * 130 MB, at 4K about 350 MB.
+ */
+export const DEFAULT_IMAGE_MAX_BYTES = 100 * MB;
+export const DEFAULT_MEDIA_MAX_BYTES = 100 * MB;
 
 /** Seeded once into an empty database. */
 export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   {
     slug: 'basic',
+    imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+    mediaMaxBytes: DEFAULT_MEDIA_MAX_BYTES,
     batchMaxFiles: 5,
     batchMaxBytes: 250 * MB,
     name: 'Basic',
@@ -112,6 +144,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'developer',
+    imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+    mediaMaxBytes: GB,
     batchMaxFiles: 20,
     batchMaxBytes: GB,
     name: 'Developer',
@@ -123,6 +157,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'business',
+    imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+    mediaMaxBytes: 4 * GB,
     batchMaxFiles: 100,
     batchMaxBytes: 5 * GB,
     name: 'Business',
@@ -134,6 +170,8 @@ export const DEFAULT_PLANS: readonly DefaultPlan[] = [
   },
   {
     slug: 'admin',
+    imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+    mediaMaxBytes: 4 * GB,
     batchMaxFiles: 100,
     batchMaxBytes: 5 * GB,
     name: 'admin',
@@ -174,6 +212,8 @@ export const userStatsSchema = z.object({
   usage: z.array(quotaStatusSchema.omit({ resetsAt: true })),
   /** The plan's batch limits: files in one batch, and bytes in all. */
   batch: z.object({ maxFiles: z.number().int(), maxBytes: z.number().int() }),
+  /** The largest file this user may send, by kind of tool: the plan's, within the server's ceiling. */
+  fileMaxBytes: z.object({ image: z.number().int(), media: z.number().int() }),
   periodStart: z.string(),
   periodEnd: z.string(),
 });

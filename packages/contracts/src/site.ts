@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const siteSchema = z.object({
   /** The chat-messenger contact link (CONTACT_URL); null hides it. */
   contactUrl: z.string().url().nullable(),
+  /** Seconds an upload may stay silent (UPLOAD_TIMEOUT) before the server removes it. */
+  uploadKeptSeconds: z.number().int(),
 });
 
 export type Site = z.infer<typeof siteSchema>;

@@ -11,8 +11,12 @@ export interface ToolEntry {
   category: ToolCategory;
   /** The service a use is charged to. Convert picks between two by target format. */
   services: readonly Service[];
-  /** Largest upload in bytes. */
-  maxUploadBytes: number;
+  /**
+   * An image tool's own largest upload, in bytes; a user's plan may allow less. Audio and video
+   * tools have none of their own: the plan sets theirs (`mediaMaxBytes`), within the server's
+   * ceiling.
+   */
+  maxUploadBytes?: number;
 }
 
 /** The tools catalogue: one entry per tool page, in the order the nav shows them. */
@@ -99,28 +103,24 @@ export const TOOLS = [
     route: '/convertaudio',
     category: 'audio',
     services: ['convert-audio'],
-    maxUploadBytes: 100 * MB,
   },
   {
     id: 'compressAudio',
     route: '/compress-audio',
     category: 'audio',
     services: ['compress-audio'],
-    maxUploadBytes: 100 * MB,
   },
   {
     id: 'convertVideo',
     route: '/convertvideo',
     category: 'video',
     services: ['convert-video'],
-    maxUploadBytes: 100 * MB,
   },
   {
     id: 'compressVideo',
     route: '/compress-video',
     category: 'video',
     services: ['compress-video'],
-    maxUploadBytes: 100 * MB,
   },
 ] as const satisfies readonly ToolEntry[];
 
@@ -137,6 +137,6 @@ export const TOOL_GROUPS = TOOL_CATEGORIES.map((category) => ({
 }));
 
 /** The catalogue entry of one tool. */
-export function toolById(id: ToolId): ToolEntry {
-  return TOOLS.find((tool) => tool.id === id)!;
+export function toolById<Id extends ToolId>(id: Id): Extract<(typeof TOOLS)[number], { id: Id }> {
+  return TOOLS.find((tool) => tool.id === id) as Extract<(typeof TOOLS)[number], { id: Id }>;
 }

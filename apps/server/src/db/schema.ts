@@ -50,6 +50,9 @@ export interface PlansTable {
   batch_max_files: ColumnType<number, number | undefined, number>;
   /** bigint: PostgreSQL hands it back as a string (plans-repository converts it). */
   batch_max_bytes: ColumnType<number | string, number | undefined, number>;
+  /** The largest file of one upload, for image tools and for audio/video tools (bigint, as above). */
+  image_max_bytes: ColumnType<number | string, number | undefined, number>;
+  media_max_bytes: ColumnType<number | string, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }

@@ -96,7 +96,14 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
         ]
       : [],
   );
-  const allOf = [...((fields.allOf ?? []) as JsonSchema[]), ...fileRules];
+  // An audio or video tool takes its file in the form, or by the id of a resumable upload.
+  const resumable = upload.maxBytes === undefined;
+  const fileOrUpload = { oneOf: [{ required: [upload.fileField] }, { required: ['upload'] }] };
+  const allOf = [
+    ...((fields.allOf ?? []) as JsonSchema[]),
+    ...fileRules,
+    ...(resumable ? [fileOrUpload] : []),
+  ];
   return {
     ...fields,
     ...(allOf.length > 0 ? { allOf } : {}),
@@ -105,8 +112,19 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
       [upload.fileField]: {
         type: 'string',
         format: 'binary',
-        description: `The file, at most ${sizeLabel(upload.maxBytes)}`,
+        description: resumable
+          ? "The file, at most your plan's audio and video size (`fileMaxBytes.media` in /api/user/stats)"
+          : `The file, at most ${sizeLabel(upload.maxBytes!)}`,
       },
+      ...(resumable
+        ? {
+            upload: {
+              type: 'string',
+              description:
+                'Instead of the file: the id of your finished resumable upload (tus, at /api/uploads), which becomes the input without a copy',
+            },
+          }
+        : {}),
       ...Object.fromEntries(
         (upload.extraFiles ?? []).map(({ field, maxBytes, requiredWhen: when }) => [
           field,
@@ -119,7 +137,7 @@ function multipartBody(upload: NonNullable<RouteDocs['upload']>) {
       ),
       ...properties,
     },
-    required: [upload.fileField, ...required],
+    required: resumable ? required : [upload.fileField, ...required],
   };
 }
 

@@ -78,4 +78,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_logo: 422,
   logo_too_large: 413,
   too_many_timeouts: 429,
+  insufficient_storage: 507,
+  upload_not_found: 404,
+  upload_unfinished: 409,
+  uploads_over_allowance: 413,
 };

@@ -8,7 +8,8 @@ export interface RouteDocs {
   /** A multipart/form-data upload: the file part's name, its size limit and the text fields' schema. */
   upload?: {
     fileField: string;
-    maxBytes: number;
+    /** Absent: the user's plan sets it (audio and video tools). */
+    maxBytes?: number;
     fields: ZodType;
     /** Optional second file parts (e.g. watermark's logo). */
     extraFiles?: readonly {
@@ -50,6 +51,9 @@ export const IMAGE_TOOL_ERRORS: readonly ErrorCode[] = [
 export const MEDIA_TOOL_ERRORS: readonly ErrorCode[] = [
   'no_file',
   'file_too_large',
+  'insufficient_storage',
+  'upload_not_found',
+  'upload_unfinished',
   'payload_too_large',
   'unsupported_media_type',
   'unsupported_output_format',

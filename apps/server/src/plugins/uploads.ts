@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import { IndirectionScanner } from '../media/av/indirections.js';
 import { refuseUnknownFields } from '../lib/unknown-fields.js';
-import { sizeLabel } from '@refract/contracts';
+import { fileTooLarge } from '../services/file-limits.js';
 
 export interface Upload {
   /** Where the file was streamed; undefined when no file part came. */
@@ -22,7 +22,12 @@ export interface Upload {
   workDir: string;
   /** Paths of the second file parts a tool declares (e.g. watermark's `logo`), by field. */
   extraFiles: Record<string, string>;
+  /** Instead of a file part: the id of a finished resumable upload (`upload`), where allowed. */
+  uploadId?: string;
 }
+
+/** The text field that names a resumable upload instead of sending the file. */
+export const UPLOAD_ID_FIELD = 'upload';
 
 /** A second file part a tool takes (e.g. a logo), with its own, smaller size limit. */
 export interface ExtraFile {
@@ -33,13 +38,6 @@ export interface ExtraFile {
   /** The part is required while this text field has this value (the tool refuses 400 without it). */
   requiredWhen?: { field: string; equals: string };
 }
-
-export const fileTooLarge = (maxBytes: number) =>
-  new AppError(
-    413,
-    'file_too_large',
-    `The file is larger than the ${sizeLabel(maxBytes)} limit of this tool`,
-  );
 
 const tooManyParts = () => new AppError(413, 'payload_too_large', 'The form has too many parts');
 
@@ -67,8 +65,10 @@ export async function registerUploads(app: FastifyInstance) {
  * before the body is read closes the connection once the client has sent the rest
  * (plugins/lingering-close.ts).
  */
-export function stopAtLimit(file: Readable, maxBytes: number) {
-  file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
+export function stopAtLimit(file: Readable & { truncated?: boolean }, maxBytes: number) {
+  // A part parsed whole from one chunk may have passed its limit before it reached us.
+  if (file.truncated) file.destroy(fileTooLarge(maxBytes));
+  else file.once('limit', () => file.destroy(fileTooLarge(maxBytes)));
 }
 
 /** Passes a part's bytes on, failing with its own 413 once they pass its limit. */
@@ -104,6 +104,7 @@ export async function receiveUpload(
   maxBytes: number,
   workDir: string,
   extraFiles: readonly ExtraFile[] = [],
+  { resumable = false }: { resumable?: boolean } = {},
 ): Promise<Upload> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data');
@@ -161,7 +162,15 @@ export async function receiveUpload(
     refuseUnknownFields(declared, upload.fields, [
       fileField,
       ...extraFiles.map((file) => file.field),
+      ...(resumable ? [UPLOAD_ID_FIELD] : []),
     ]);
+  const uploadId = resumable ? upload.fields[UPLOAD_ID_FIELD] : undefined;
+  if (uploadId !== undefined) {
+    delete upload.fields[UPLOAD_ID_FIELD];
+    if (upload.path)
+      throw new AppError(400, 'validation_failed', 'Send the file, or an upload id, not both');
+    return { ...upload, uploadId };
+  }
   if (!upload.path || upload.bytes === 0)
     throw new AppError(400, 'no_file', `Choose a file to upload (field "${fileField}")`);
   return upload;

@@ -19,8 +19,8 @@ const fixtures = hasFfmpeg
   ? (() => {
       const huge = media.hugeFramesTs(1);
       return {
-        // 4 hours at 1 kHz: 7 KB, 2.5 GB as 44.1 kHz stereo PCM.
-        fourHours: media.silentFlac(4 * 3600),
+        // 7 hours at 1 kHz: a few KB, 4.4 GB as 44.1 kHz stereo PCM (past MEDIA_MAX_OUTPUT_MB).
+        sevenHours: media.silentFlac(7 * 3600),
         // 11 hours and a few KB: past the 10-hour limit.
         elevenHours: media.silentFlac(11 * 3600),
         huge,
@@ -64,8 +64,8 @@ describe.skipIf(!hasFfmpeg)('audio and video bombs', () => {
 
     it('refuses FLAC silence whose PCM output would pass the output limit, before any work', async () => {
       // Refused from the probe: no job ran (expectRefused finds no job's folder left).
-      await expectRefused(AUDIO, fixtures!.fourHours, { format: 'pcm' }, 'output_too_large');
-      // The same file to mp3 is 345 MB at 192 kbps: accepted (and not run here).
+      await expectRefused(AUDIO, fixtures!.sevenHours, { format: 'pcm' }, 'output_too_large');
+      // The same file to mp3 is 605 MB at 192 kbps: accepted (and not run here).
     });
 
     it('refuses an 8192×8192 H.264 clip at upload with media_too_large', async () => {
@@ -120,7 +120,7 @@ describe.skipIf(!hasFfmpeg)('audio and video bombs', () => {
       const res = await postForm(t.app, `${AUDIO[0]}?async=1`, {
         token,
         fields: { format: 'wav' },
-        file: { field: AUDIO[1], content: fixtures!.fourHours },
+        file: { field: AUDIO[1], content: fixtures!.sevenHours },
       });
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().code).toBe('output_too_large');

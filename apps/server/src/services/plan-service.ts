@@ -19,14 +19,19 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import type { SubscriptionsRepository } from '../db/repositories/subscriptions-repository.js';
 import type { SettingsRepository } from '../db/repositories/settings-repository.js';
 import { applyDueChange } from './payments/plan-changes.js';
+import { checkPlanSizes, planFileMaxBytes, type FileCeilings } from './file-limits.js';
 
 /** Plans the quota rules depend on: Basic is everyone's fallback, admin is the admins' plan. */
 const PROTECTED_SLUGS = new Set(['basic', 'admin']);
 
 const cents = (dollars: number) => Math.round(dollars * 100);
 
-/** The API's plan: fees in dollars, every service listed. */
-export function toApiPlan(plan: PlanWithQuotas): Plan {
+/**
+ * The API's plan: fees in dollars, every service listed, file sizes as users get them (within
+ * the server's ceilings, which an operator may have lowered since the plan was saved).
+ */
+export function toApiPlan(plan: PlanWithQuotas, ceilings: FileCeilings): Plan {
+  const files = planFileMaxBytes(plan, ceilings);
   const features = JSON.parse(plan.features) as string[];
   return {
     _id: plan.id,
@@ -41,6 +46,8 @@ export function toApiPlan(plan: PlanWithQuotas): Plan {
     }),
     batchMaxFiles: plan.batch_max_files,
     batchMaxBytes: Number(plan.batch_max_bytes),
+    imageMaxBytes: files.image,
+    mediaMaxBytes: files.media,
   };
 }
 
@@ -53,6 +60,8 @@ function toInput(body: PlanBody): PlanInput {
     features: features.length > 0 ? features : DEFAULT_PLAN_FEATURES,
     batchMaxFiles: body.batchMaxFiles,
     batchMaxBytes: body.batchMaxBytes,
+    imageMaxBytes: body.imageMaxBytes,
+    mediaMaxBytes: body.mediaMaxBytes,
     quotas: body.services.map((s) => ({
       service: s.name,
       monthlyQuota: s.monthlyQuota,
@@ -69,7 +78,9 @@ export function planService(
   subscriptions: SubscriptionsRepository,
   settings: SettingsRepository,
   payments: PaymentsRepository,
+  ceilings: FileCeilings,
 ) {
+  const apiPlan = (plan: PlanWithQuotas) => toApiPlan(plan, ceilings);
   // The plans page's body, serialised once per list the (cached) repository hands out: the
   // same list object comes back until a plan changes.
   const listBodies = new WeakMap<PlanWithQuotas[], CachedBody>();
@@ -96,6 +107,8 @@ export function planService(
             position,
             batchMaxFiles: p.batchMaxFiles,
             batchMaxBytes: p.batchMaxBytes,
+            imageMaxBytes: p.imageMaxBytes,
+            mediaMaxBytes: p.mediaMaxBytes,
             quotas: SERVICES.map((service) => ({
               service,
               monthlyQuota: p.monthlyQuota,
@@ -111,7 +124,7 @@ export function planService(
     },
 
     async list({ includeHidden }: { includeHidden: boolean }): Promise<Plan[]> {
-      return (await plans.list({ includeHidden })).map(toApiPlan);
+      return (await plans.list({ includeHidden })).map(apiPlan);
     },
 
     /** The list as a JSON body with its ETag, built once per version of the plans. */
@@ -119,14 +132,14 @@ export function planService(
       const rows = await plans.list({ includeHidden });
       let cached = listBodies.get(rows);
       if (!cached) {
-        cached = cachedBody(rows.map(toApiPlan));
+        cached = cachedBody(rows.map(apiPlan));
         listBodies.set(rows, cached);
       }
       return cached;
     },
 
     async get(id: string, { includeHidden }: { includeHidden: boolean }): Promise<Plan> {
-      return toApiPlan(await find(id, { includeHidden }));
+      return apiPlan(await find(id, { includeHidden }));
     },
 
     /**
@@ -147,7 +160,7 @@ export function planService(
         if (!free) return { subscription: null };
         return {
           subscription: {
-            planDetails: toApiPlan(free),
+            planDetails: apiPlan(free),
             userDetails: { subscriptionEndDate: null },
             billingType: 'free',
             cancelAtPeriodEnd: false,
@@ -162,7 +175,7 @@ export function planService(
       const givenBy = await payments.providerOfPeriodEnding(user.id, subscription.end_date);
       return {
         subscription: {
-          planDetails: toApiPlan(plan),
+          planDetails: apiPlan(plan),
           userDetails: { subscriptionEndDate: subscription.end_date },
           billingType: subscription.billing_type,
           cancelAtPeriodEnd: subscription.cancel_at_period_end === 1,
@@ -180,9 +193,10 @@ export function planService(
     },
 
     async create(body: PlanBody): Promise<Plan> {
+      checkPlanSizes(body, ceilings);
       try {
         const id = await plans.create(toInput(body));
-        return toApiPlan((await plans.findById(id))!);
+        return apiPlan((await plans.findById(id))!);
       } catch (err) {
         if (isUniqueViolation(err)) throw nameTaken(body.name);
         throw err;
@@ -190,13 +204,14 @@ export function planService(
     },
 
     async update(id: string, body: PlanBody): Promise<Plan> {
+      checkPlanSizes(body, ceilings);
       try {
         if (!(await plans.update(id, toInput(body)))) throw notFound('No such plan');
       } catch (err) {
         if (isUniqueViolation(err)) throw nameTaken(body.name);
         throw err;
       }
-      return toApiPlan((await plans.findById(id))!);
+      return apiPlan((await plans.findById(id))!);
     },
 
     /** Deletes a plan nothing refers to; archives one with history or subscribers. */
@@ -213,7 +228,7 @@ export function planService(
       // Payments, checkouts and current subscribers keep the plan: it is archived instead.
       if (await plans.isReferenced(id, now)) {
         await plans.archive(id);
-        return { archived: toApiPlan((await plans.findById(id))!) };
+        return { archived: apiPlan((await plans.findById(id))!) };
       }
       // Lapsed subscriptions still point at the plan; they mean Basic now, so they go with it.
       await subscriptions.deleteLapsedForPlan(id, now);

@@ -25,6 +25,7 @@ describeEachDatabase('quota engine', (kind) => {
       subscriptions,
       settingsRepository(database.db),
       paymentsRepository(database.db),
+      { image: Infinity, media: Infinity },
     ).seedDefaults();
     now = new Date('2026-11-20T12:00:00Z');
     quotas = quotaService(plans, subscriptions, usageRepository(database.db), () => now);

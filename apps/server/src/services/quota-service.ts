@@ -4,8 +4,10 @@ import {
   UNLIMITED,
   type QuotaStatus,
   type Service,
+  type ToolEntry,
   type UserStats,
 } from '@refract/contracts';
+import { planFileMaxBytes, toolFileLimit, type FileCeilings } from './file-limits.js';
 import { AppError } from '../lib/app-error.js';
 import { quotaHeaders } from '../lib/quota-headers.js';
 import type { UserRow } from '../db/repositories/users-repository.js';
@@ -55,6 +57,8 @@ export function quotaService(
   clock: () => Date = () => new Date(),
   /** Where a give-back waits when the database cannot take it now (always, in the app). */
   owed?: OwedWrites,
+  /** The server's largest files; without them (tests of quotas alone), the plans' own. */
+  ceilings: FileCeilings = { image: Infinity, media: Infinity },
 ) {
   async function planBySlug(slug: string): Promise<PlanWithQuotas> {
     const plan = await plans.findBySlug(slug);
@@ -195,6 +199,16 @@ export function quotaService(
       return standing(e, service, used);
     },
 
+    /** The largest file this user may send to this tool now (413 file_too_large past it). */
+    async fileLimit(user: UserRow, tool: ToolEntry): Promise<number> {
+      return toolFileLimit((await entitlement(user)).plan, tool, ceilings);
+    },
+
+    /** The largest file this user may send, by kind of tool. */
+    async fileMaxBytes(user: UserRow) {
+      return planFileMaxBytes((await entitlement(user)).plan, ceilings);
+    },
+
     async stats(user: UserRow): Promise<UserStats> {
       const e = await entitlement(user);
       const used = await usage.usedInPeriod(user.id, e.period.start.toISOString());
@@ -218,6 +232,7 @@ export function quotaService(
         plan: { _id: e.plan.id, name: e.plan.name },
         usage: rows,
         batch: { maxFiles: e.plan.batch_max_files, maxBytes: Number(e.plan.batch_max_bytes) },
+        fileMaxBytes: planFileMaxBytes(e.plan, ceilings),
         periodStart: e.period.start.toISOString(),
         periodEnd: e.period.end.toISOString(),
       };

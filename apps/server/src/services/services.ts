@@ -9,6 +9,7 @@ import { usageRepository } from '../db/repositories/usage-repository.js';
 import { apiKeysRepository } from '../db/repositories/api-keys-repository.js';
 import { adminService } from './admin-service.js';
 import { apiKeyService } from './api-key-service.js';
+import { fileCeilings } from './file-limits.js';
 import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
 import { owedWrites } from '../lib/owed-writes.js';
@@ -75,7 +76,8 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
   const provider = stripe ? stripeProvider(stripe) : sandboxProvider();
   const limiters = attemptLimiters(config, log);
   const owed = owedWrites(log);
-  const quotas = quotaService(plans, subscriptions, usage, undefined, owed);
+  const ceilings = fileCeilings(config);
+  const quotas = quotaService(plans, subscriptions, usage, undefined, owed, ceilings);
   return {
     users,
     accounts: accountService(
@@ -85,7 +87,7 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
     ),
     apiKeys: apiKeyService(apiKeysRepository(database.db)),
     recovery: passwordRecoveryService(users, passwordResetsRepository(database.db)),
-    plans: planService(plans, subscriptions, settingsRepository(database.db), payments),
+    plans: planService(plans, subscriptions, settingsRepository(database.db), payments, ceilings),
     quotas,
     admin: adminService(
       users,

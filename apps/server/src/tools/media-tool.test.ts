@@ -8,6 +8,7 @@ import type { Engines } from '../media/engines.js';
 import { hasFfmpeg } from '../test/image-fixtures.js';
 import { sineWav } from '../test/media-fixtures.js';
 import { convertAudioTool } from './convert-audio.js';
+import { jobTimeLimitMs } from './media-tool.js';
 
 describe.skipIf(!hasFfmpeg)('a media job probes its file once', () => {
   const dir = mkdtempSync(join(tmpdir(), 'refract-probe-once-'));
@@ -33,5 +34,13 @@ describe.skipIf(!hasFfmpeg)('a media job probes its file once', () => {
       signal: new AbortController().signal,
     });
     expect(existsSync(result.path)).toBe(true);
+  });
+});
+
+describe("a media job's time limit", () => {
+  it('is 15 minutes, or five times the media’s length when longer (a video of gigabytes)', () => {
+    expect(jobTimeLimitMs(60)).toBe(15 * 60 * 1000);
+    // An hour of 4K, encoded at a quarter of realtime on 2 cores, needs 4 hours.
+    expect(jobTimeLimitMs(3600)).toBe(5 * 3600 * 1000);
   });
 });

@@ -1,12 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  toolById,
-  type MediaFormat,
-  type Service,
-  type ToolId,
-  type VideoCodec,
-} from '@refract/contracts';
+import { type MediaFormat, type Service, type ToolId, type VideoCodec } from '@refract/contracts';
 import type { ZodType } from 'zod';
 import type { Config } from '../config.js';
 import { AppError } from '../lib/app-error.js';
@@ -42,8 +36,13 @@ export interface PlanContext {
   config: Config;
 }
 
-/** How long one job may run; a 100 MB video at realtime VP9 needs a few minutes on 2 cores. */
-const JOB_TIME_LIMIT_MS = 15 * 60 * 1000;
+/**
+ * How long one job may run: 15 minutes (a 100 MB video at realtime VP9 needs a few on 2 cores),
+ * or five times the media's length when that is longer, so a video of gigabytes (4K at a
+ * quarter of realtime, say) can finish.
+ */
+export const jobTimeLimitMs = (durationSeconds: number) =>
+  Math.max(15 * 60 * 1000, 5 * durationSeconds * 1000);
 
 /**
  * The probe and the plan made at upload, kept beside the job's input (DATA_DIR/jobs/<id>, which
@@ -66,7 +65,6 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
     summary: spec.summary,
     produces: spec.produces,
     fileField: spec.fileField,
-    maxBytes: toolById(spec.id).maxUploadBytes,
     fields: spec.fields,
     service: () => spec.service,
     runsAs: 'job',
@@ -120,7 +118,7 @@ export function mediaTool<Fields>(spec: MediaToolSpec<Fields>): ToolDefinition<F
         target,
         plan,
         limits: config.media,
-        timeoutMs: JOB_TIME_LIMIT_MS,
+        timeoutMs: jobTimeLimitMs(plan.durationSeconds),
         onProgress,
         signal,
       };

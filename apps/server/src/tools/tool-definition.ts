@@ -47,7 +47,11 @@ export interface ToolDefinition<Fields = any> {
   /** Error codes of this tool alone, for the reference (the common ones are in openapi/route-docs.ts). */
   errors?: readonly ErrorCode[];
   fileField: string;
-  maxBytes: number;
+  /**
+   * An image tool's own largest upload (a user's plan may allow less: quotas.fileLimit). Audio
+   * and video tools have none: their plan's size decides, within the server's ceiling.
+   */
+  maxBytes?: number;
   /** Optional second file parts (e.g. a logo), each with its own limit. */
   extraFiles?: readonly ExtraFile[];
   fields: ZodType<Fields>;

@@ -16,13 +16,19 @@ export interface PlanInput {
   /** Omitted: a new plan gets the migration's default, an updated one keeps its own. */
   batchMaxFiles?: number;
   batchMaxBytes?: number;
+  imageMaxBytes?: number;
+  mediaMaxBytes?: number;
 }
 
-function batchLimits(input: PlanInput) {
-  const limits: { batch_max_files?: number; batch_max_bytes?: number } = {};
-  if (input.batchMaxFiles !== undefined) limits.batch_max_files = input.batchMaxFiles;
-  if (input.batchMaxBytes !== undefined) limits.batch_max_bytes = input.batchMaxBytes;
-  return limits;
+/** The limits the input sets; one it omits is left as it is (or the migration's default). */
+function sizeLimits(input: PlanInput) {
+  const given = {
+    batch_max_files: input.batchMaxFiles,
+    batch_max_bytes: input.batchMaxBytes,
+    image_max_bytes: input.imageMaxBytes,
+    media_max_bytes: input.mediaMaxBytes,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
 export interface PlanWithQuotas extends PlanRow {
@@ -44,6 +50,8 @@ export function plansRepository(db: Kysely<Database>) {
     return rows.map((row) => ({
       ...row,
       batch_max_bytes: Number(row.batch_max_bytes),
+      image_max_bytes: Number(row.image_max_bytes),
+      media_max_bytes: Number(row.media_max_bytes),
       quotas: quotas.filter((q) => q.plan_id === row.id),
     }));
   }
@@ -99,7 +107,7 @@ export function plansRepository(db: Kysely<Database>) {
             hidden: input.hidden ? 1 : 0,
             archived: 0,
             position: input.position ?? 100,
-            ...batchLimits(input),
+            ...sizeLimits(input),
             created_at: now,
             updated_at: now,
           })
@@ -119,7 +127,7 @@ export function plansRepository(db: Kysely<Database>) {
             monthly_fee_cents: input.monthlyFeeCents,
             annual_fee_cents: input.annualFeeCents,
             features: JSON.stringify(input.features),
-            ...batchLimits(input),
+            ...sizeLimits(input),
             updated_at: new Date().toISOString(),
           })
           .where('id', '=', id)

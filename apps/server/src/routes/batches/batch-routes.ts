@@ -6,6 +6,7 @@ import {
   batchHasEnded,
   batchQuerySchema,
   batchSchema,
+  toolById,
 } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -70,6 +71,7 @@ export const batchRoutes =
           const limits: BatchLimits = {
             files: plan.batch_max_files,
             bytes: Number(plan.batch_max_bytes),
+            fileBytes: await services.quotas.fileLimit(user, toolById(tool.id)),
           };
           // What the client declares is refused before a byte of the body is read.
           const declared = request.query.files ?? Number(request.headers[BATCH_FILES_HEADER]);

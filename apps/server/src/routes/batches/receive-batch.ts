@@ -21,6 +21,8 @@ export const BATCH_FILE_FIELD = 'file';
 export interface BatchLimits {
   files: number;
   bytes: number;
+  /** The largest one file may be: the user's plan's, for this tool (file-limits.ts). */
+  fileBytes: number;
 }
 
 export const tooManyFiles = (limits: BatchLimits) =>
@@ -50,8 +52,8 @@ export const tooManyBytes = (limits: BatchLimits) =>
  * Reads a batch's multipart form as it streams: the tool's fields first, with any per-file
  * settings (all checked with the tool's own schema when the first file begins), then each
  * `file` part to its own job's directory, with one use held for it. Past the plan's file or
- * byte limit the upload stops with 413 batch_too_large, and past the tool's file size limit
- * with 413 file_too_large; a file part under another name is 400 unknown_field at once. Then
+ * byte limit the upload stops with 413 batch_too_large, and past the largest file
+ * with 413 file_too_large (the plan's size for the tool); a file part under another name is 400 unknown_field at once. Then
  * every held use is given back. A file empty, unreadable for the tool or over the quota is
  * recorded as failed, and the rest go on. Once the whole form is in, the held files are queued.
  */
@@ -81,7 +83,7 @@ export async function receiveBatch(options: {
     limits: {
       files: limits.files + 1 + extraCount,
       parts: limits.files + 26,
-      fileSize: tool.maxBytes,
+      fileSize: limits.fileBytes,
     },
     throwFileSizeLimit: false,
   } as Parameters<FastifyRequest['parts']>[0]);
@@ -121,9 +123,9 @@ export async function receiveBatch(options: {
       const file = { id: slot.id, index, name: part.filename || `file-${index + 1}`, bytes: 0 };
       index += 1;
       await mkdir(dirname(slot.input), { recursive: true });
-      // A file over the tool's limit stops the upload there, as on the tool's own route: to
+      // A file over the plan's size stops the upload there, as on the tool's own route: to
       // record it as failed and go on, its every byte would have to be read.
-      stopAtLimit(part.file, tool.maxBytes);
+      stopAtLimit(part.file, limits.fileBytes);
       try {
         await pipeline(
           part.file,

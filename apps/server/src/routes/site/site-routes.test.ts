@@ -18,11 +18,11 @@ describe('GET /api/site', () => {
   it('gives the contact link to visitors', async () => {
     const res = await withContact.app.inject({ method: 'GET', url: '/api/site' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactUrl: 'https://wa.me/15550100' });
+    expect(res.json()).toEqual({ contactUrl: 'https://wa.me/15550100', uploadKeptSeconds: 600 });
   });
 
   it('answers null when CONTACT_URL is not set, so the page hides the link', async () => {
     const res = await without.app.inject({ method: 'GET', url: '/api/site' });
-    expect(res.json()).toEqual({ contactUrl: null });
+    expect(res.json()).toEqual({ contactUrl: null, uploadKeptSeconds: 600 });
   });
 });

@@ -8,7 +8,10 @@ export const siteRoutes =
   (config: Config): FastifyPluginAsyncZod =>
   async (app) => {
     // Fixed by the configuration: serialised once, and reusable by browsers until it changes.
-    const site = cachedBody({ contactUrl: config.contactUrl ?? null });
+    const site = cachedBody({
+      contactUrl: config.contactUrl ?? null,
+      uploadKeptSeconds: config.uploadTimeouts.totalMs / 1000,
+    });
     app.get(
       '/api/site',
       { config: { access: 'public' }, schema: { response: { 200: siteSchema } } },

@@ -3,13 +3,21 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
+import { join } from 'node:path';
+import { toolById } from '@refract/contracts';
 import { receiveUpload } from '../../plugins/uploads.js';
+import { fileCeilings, fileTooLarge } from '../../services/file-limits.js';
+import { holdRoom } from '../../services/uploads/disk-room.js';
+import type { UploadStore } from '../../services/uploads/upload-store.js';
 import type { Services } from '../../services/services.js';
 import { jobError, type JobService } from '../../services/jobs/job-service.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { downloadHeaders } from './metered.js';
 import { parseToolFields, withApplied } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
+
+/** Room for the multipart boundaries and the tool's fields around the file itself. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 const jobAcceptedSchema = z.object({ jobId: z.string() });
 
@@ -33,12 +41,16 @@ export function registerJobTool(
   context: AppContext,
   services: Services,
   jobs: JobService,
+  uploads: UploadStore,
 ) {
   const docs = toolDocs(tool);
+  const entry = toolById(tool.id);
+  // Audio and video may come as a finished resumable upload (its id in `upload`) instead.
+  const resumable = entry.category !== 'image';
   app.post(
     tool.path,
     {
-      bodyLimit: tool.maxBytes + 1024 * 1024,
+      bodyLimit: (tool.maxBytes ?? fileCeilings(context.config).media) + FORM_OVERHEAD_BYTES,
       config: docs.config,
       schema: { ...docs.schema, querystring: querySchema, response: { 202: jobAcceptedSchema } },
     },
@@ -46,15 +58,38 @@ export function registerJobTool(
       // Checked by the route's querystring schema.
       const query = request.query as z.infer<typeof querySchema>;
       const user = request.user!;
-      // The job's slot is claimed (or refused) before a byte of the upload is read.
-      const { id, dir } = await jobs.open(user, tool.id);
+      const maxBytes = await services.quotas.fileLimit(user, entry);
+      // A file larger than the plan takes, and one the disk has no room for, are refused
+      // before a byte is read, and so is the job's slot.
+      const declared = Number(request.headers['content-length']) || 0;
+      if (declared > maxBytes + FORM_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
+      const room = await holdRoom(context.config.dataDir, declared, await uploads.stillToCome());
+      let opened;
+      try {
+        opened = await jobs.open(user, tool.id);
+      } catch (err) {
+        room.release();
+        throw err;
+      }
+      const { id, dir } = opened;
       let queued = false;
+      let taken: string | undefined;
       let status;
       try {
-        const upload = await receiveUpload(request, tool.fileField, tool.maxBytes, dir);
+        const upload = await receiveUpload(request, tool.fileField, maxBytes, dir, [], {
+          resumable,
+        }).finally(() => room.release());
+        if (upload.uploadId) {
+          const input = join(dir, 'input');
+          const stored = await uploads.take(upload.uploadId, user.id, input, maxBytes);
+          taken = upload.uploadId;
+          Object.assign(upload, { path: input, bytes: stored.size, filename: stored.filename });
+        }
         const fields = parseToolFields(tool, upload.fields);
         await tool.precheck?.(fields, context.engines, context.config);
-        const inspected = await tool.inspect?.(upload.path!, fields, context.config, upload);
+        // A resumable upload was not scanned on its way in: the probe reads it once.
+        const scanned = taken ? undefined : upload;
+        const inspected = await tool.inspect?.(upload.path!, fields, context.config, scanned);
         const service = tool.service(fields);
         const reservation = await services.quotas.reserve(user, service, 1);
         await jobs.submit({
@@ -68,6 +103,8 @@ export function registerJobTool(
         queued = true;
         status = reservation.status;
       } finally {
+        if (taken && queued) await uploads.settle(taken);
+        if (taken && !queued) await uploads.putBack(taken, join(dir, 'input'));
         if (!queued) await jobs.discard(id);
       }
 

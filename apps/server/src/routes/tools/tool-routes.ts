@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
-import { formatsResponseSchema } from '@refract/contracts';
+import { formatsResponseSchema, toolById } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { ffmpegEncoders } from '../../media/av/encoders.js';
 import { mediaFormatTable } from '../../media/av/media-formats.js';
@@ -11,7 +11,9 @@ import { createWorkDir, receiveUpload, removeWorkDir } from '../../plugins/uploa
 import type { Services } from '../../services/services.js';
 import { clientGone } from '../../media/image/slots.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
+import { fileCeilings } from '../../services/file-limits.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
+import type { UploadStore } from '../../services/uploads/upload-store.js';
 import { registerJobTool } from './job-tool-route.js';
 import { downloadHeaders, runMetered } from './metered.js';
 import { parseToolFields } from './tool-fields.js';
@@ -37,7 +39,12 @@ export function abortOnClientGone(response: ServerResponse) {
  * a failed use is given back.
  */
 export const toolRoutes =
-  (context: AppContext, services: Services, jobs: JobService): FastifyPluginAsync =>
+  (
+    context: AppContext,
+    services: Services,
+    jobs: JobService,
+    uploads: UploadStore,
+  ): FastifyPluginAsync =>
   async (app) => {
     app.get(
       '/api/formats',
@@ -52,11 +59,12 @@ export const toolRoutes =
       async () => ({
         formats: formatTable(context.engines),
         media: mediaFormatTable(await ffmpegEncoders(context.config.engines.ffmpeg)),
+        fileMaxBytes: fileCeilings(context.config),
       }),
     );
 
     for (const tool of TOOL_REGISTRY) {
-      if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs);
+      if (tool.runsAs === 'job') registerJobTool(app, tool, context, services, jobs, uploads);
       else registerTool(tool);
     }
 
@@ -64,7 +72,7 @@ export const toolRoutes =
       app.post(
         tool.path,
         {
-          bodyLimit: tool.maxBytes + 1024 * 1024,
+          bodyLimit: tool.maxBytes! + 1024 * 1024,
           ...toolDocs(tool),
         },
         async (request, reply) => {
@@ -78,7 +86,7 @@ export const toolRoutes =
             const upload = await receiveUpload(
               request,
               tool.fileField,
-              tool.maxBytes,
+              await services.quotas.fileLimit(request.user!, toolById(tool.id)),
               workDir,
               tool.extraFiles,
             );

@@ -22,6 +22,7 @@ import {
   wav,
 } from '../../test/jobs.js';
 import { postgresUrl } from '../../test/databases.js';
+import { lowBitrateMp3, silentFlac } from '../../test/media-fixtures.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue } from '../../test/queues.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -30,6 +31,9 @@ import type { JobRunner } from './job-runner.js';
 import { CHARGE_AFTER_MS, chargedWhenStopped, jobService } from './job-service.js';
 
 /** Fair turns between users, the charging rule for stopped work, kept results. */
+/** 2 seconds at 32 kbps: about 8 KB. */
+const smallMp3 = hasFfmpeg ? lowBitrateMp3() : Buffer.alloc(0);
+
 describeEachQueue('job fairness, charging and results', (queueEnv) => {
   const apps: TestApp[] = [];
   afterEach(async () => {
@@ -203,14 +207,15 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
   it.skipIf(!hasFfmpeg)(
     "keeps a user's results within RESULT_DISK_PER_USER, evicting the oldest",
     async () => {
-      // 0.1 MB: room for two or three 2-second MP3s, not four.
+      // 0.1 MB: room for one 2-second WAV at 22 kHz (88 KB), not two. The allowance also caps
+      // the upload, so the input is an 8 KB MP3.
       const { t, token } = await start({ RESULT_DISK_PER_USER: '0.1', WORKERS: '1' });
       const other = await registerUser(t.app);
-      const theirs = (await submit(t, other.token, wav)).json().jobId as string;
+      const theirs = (await submit(t, other.token, smallMp3, 'wav')).json().jobId as string;
       await ended(t, other.token, theirs);
       const ids: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const { jobId } = (await submit(t, token, wav)).json();
+        const { jobId } = (await submit(t, token, smallMp3, 'wav')).json();
         expect((await ended(t, token, jobId)).status).toBe('done');
         ids.push(jobId);
       }
@@ -242,8 +247,9 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
   );
 
   it.skipIf(!hasFfmpeg)('fails a result larger than the whole allowance, uncharged', async () => {
-    const { t, token } = await start({ RESULT_DISK_PER_USER: '0.001' });
-    const { jobId } = (await submit(t, token, wav)).json();
+    // 10 KB: ten seconds of FLAC silence at 1 kHz (8 KB) fit as an upload, not as a 20 KB WAV.
+    const { t, token } = await start({ RESULT_DISK_PER_USER: '0.01' });
+    const { jobId } = (await submit(t, token, silentFlac(10), 'wav')).json();
     const job = await ended(t, token, jobId);
     expect(job).toMatchObject({ status: 'failed', charged: false });
     expect(job.error.code).toBe('file_too_large');

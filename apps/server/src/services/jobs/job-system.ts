@@ -11,6 +11,7 @@ import { localQueue } from './job-queue.js';
 import { jobRunner } from './job-runner.js';
 import { owedWrites } from '../../lib/owed-writes.js';
 import { sweepLeftovers } from './leftovers.js';
+import { uploadStore } from '../uploads/upload-store.js';
 import { RUNNER_CHECK_MS, jobService } from './job-service.js';
 
 /** How often workers look for queued jobs whose wake-up Redis lost (one worker at a time). */
@@ -96,6 +97,11 @@ export async function startJobSystem(
     });
     if (removed.length > 0) log.info({ removed }, 'removed files left by a stopped process');
   };
+  const uploads = uploadStore(config.dataDir);
+  const idleUploads = async () => {
+    const removed = await uploads.sweep(config.uploadTimeouts.totalMs);
+    if (removed.length > 0) log.info({ removed }, 'removed uploads silent for UPLOAD_TIMEOUT');
+  };
   await service.sweep({ everyUnfinished: queue.kind === 'local' });
   await batches.sweep({ everyUnfinished: queue.kind === 'local' });
   await service.checkRunners();
@@ -119,6 +125,7 @@ export async function startJobSystem(
     }),
     every(RUNNER_CHECK_MS, 'job runner check', () => service.checkRunners()),
     every(Math.min(60_000, config.leftoverGraceMs), 'leftover sweep', leftovers),
+    every(Math.min(60_000, config.uploadTimeouts.totalMs / 2), 'upload sweep', idleUploads),
   ];
   if (redis && workers > 0)
     timers.push(
@@ -130,6 +137,7 @@ export async function startJobSystem(
   return {
     service,
     batches,
+    uploads,
     queueKind: queue.kind,
     ping: () => queue.ping(),
     /**

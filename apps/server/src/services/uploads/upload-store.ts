@@ -1,0 +1,147 @@
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { AppError } from '../../lib/app-error.js';
+import { fileTooLarge } from '../file-limits.js';
+
+/** What the tus file store keeps beside each upload, `<id>.json`. */
+interface UploadInfo {
+  id: string;
+  size?: number;
+  metadata?: Record<string, string | null>;
+  creation_date?: string;
+}
+
+export interface StoredUpload {
+  id: string;
+  owner: string;
+  /** The length declared at creation. */
+  size: number;
+  /** What has arrived: the data file's length. */
+  offset: number;
+  filename?: string;
+  /** The last byte's arrival (or the creation), from the files' times. */
+  lastActivityMs: number;
+}
+
+/** The ids the tus server gives (16 random bytes in hex): nothing else names a file here. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+const notFound = () =>
+  new AppError(404, 'upload_not_found', 'No such upload: it was never made, or it was removed');
+
+/**
+ * Resumable uploads on disk, in DATA_DIR/uploads: the tus file store's data file `<id>` and its
+ * `<id>.json`, where the server writes the owner. Every process that shares DATA_DIR sees the
+ * same uploads, so a resumed upload may reach any of them.
+ */
+export function uploadStore(dataDir: string) {
+  const directory = join(dataDir, 'uploads');
+  const fileStore = new FileStore({ directory });
+
+  async function find(id: string): Promise<StoredUpload | undefined> {
+    if (!UPLOAD_ID.test(id)) return undefined;
+    const text = await readFile(join(directory, `${id}.json`), 'utf8').catch(() => undefined);
+    if (!text) return undefined;
+    const info = JSON.parse(text) as UploadInfo;
+    const data = await stat(join(directory, id)).catch(() => undefined);
+    const meta = await stat(join(directory, `${id}.json`)).catch(() => undefined);
+    const owner = info.metadata?.owner;
+    if (!owner || info.size === undefined || !meta) return undefined;
+    return {
+      id,
+      owner,
+      size: info.size,
+      offset: data?.size ?? 0,
+      filename: info.metadata?.filename ?? undefined,
+      lastActivityMs: Math.max(data?.mtimeMs ?? 0, meta.mtimeMs),
+    };
+  }
+
+  async function list(): Promise<StoredUpload[]> {
+    const names = await readdir(directory).catch(() => [] as string[]);
+    const ids = names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5));
+    const found = await Promise.all(ids.map(find));
+    return found.filter((upload) => upload !== undefined);
+  }
+
+  const remove = (id: string) =>
+    Promise.all([
+      rm(join(directory, id), { force: true }),
+      rm(join(directory, `${id}.json`), { force: true }),
+    ]);
+
+  return {
+    directory,
+    fileStore,
+
+    /** The user's own upload; another user's is as unknown as one never made (404). */
+    async owned(id: string, userId: string): Promise<StoredUpload> {
+      const upload = await find(id);
+      if (!upload || upload.owner !== userId) throw notFound();
+      return upload;
+    },
+
+    /** The bytes of the user's uploads, finished or not, while they are kept. */
+    async heldBy(userId: string): Promise<number> {
+      const uploads = await list();
+      return uploads.filter((u) => u.owner === userId).reduce((sum, u) => sum + u.size, 0);
+    },
+
+    /** What the unfinished uploads of every user still have to send. */
+    async stillToCome(): Promise<number> {
+      const uploads = await list();
+      return uploads.reduce((sum, u) => sum + Math.max(0, u.size - u.offset), 0);
+    },
+
+    /**
+     * Moves a finished upload of this user to a job's input, by renaming it (no copy); its
+     * record stays until `settle` (the job is queued) or `putBack` (it was not). 409
+     * upload_unfinished while bytes are missing; 413 past `maxBytes` (the plan may have changed).
+     */
+    async take(id: string, userId: string, input: string, maxBytes: number) {
+      const upload = await this.owned(id, userId);
+      if (upload.offset < upload.size)
+        throw new AppError(
+          409,
+          'upload_unfinished',
+          `The upload has ${upload.offset} of its ${upload.size} bytes; send the rest first`,
+        );
+      if (upload.size > maxBytes) throw fileTooLarge(maxBytes);
+      try {
+        await rename(join(directory, id), input);
+      } catch (err) {
+        // Taken by another request of the same user a moment before.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
+        throw err;
+      }
+      return upload;
+    },
+
+    /** The job was queued: the upload is the job's now. */
+    settle: (id: string) => rm(join(directory, `${id}.json`), { force: true }),
+
+    /** The job was not queued: the upload goes back, for another try. */
+    putBack: (id: string, input: string) => rename(input, join(directory, id)),
+
+    /**
+     * Removes every upload silent for `idleMs` (UPLOAD_TIMEOUT): an abandoned one, or a finished
+     * one never made a job's input. Returns the ids removed.
+     */
+    async sweep(idleMs: number, now = Date.now()): Promise<string[]> {
+      const stale = (await list()).filter((upload) => now - upload.lastActivityMs >= idleMs);
+      await Promise.all(stale.map((upload) => remove(upload.id)));
+      // A data file whose record never came (a crash between the two writes).
+      const names = await readdir(directory).catch(() => [] as string[]);
+      const orphans = [];
+      for (const name of names.filter((n) => UPLOAD_ID.test(n) && !names.includes(`${n}.json`))) {
+        const info = await stat(join(directory, name)).catch(() => undefined);
+        if (info && now - info.mtimeMs >= idleMs) orphans.push(name);
+      }
+      await Promise.all(orphans.map(remove));
+      return [...stale.map((upload) => upload.id), ...orphans];
+    },
+  };
+}
+
+export type UploadStore = ReturnType<typeof uploadStore>;
