@@ -10,7 +10,7 @@ import {
   UNLIMITED,
   type Plan,
 } from '@refract/contracts';
-import { formatMoney, formatNumber } from '../lib/format';
+import { formatBytes, formatMoney, formatNumber } from '../lib/format';
 import { useSession } from '../lib/session/session-context';
 import { UserText } from './user-text';
 import { usePlanName } from '../lib/plan-name';
@@ -80,6 +80,8 @@ export function PlanCard({
             {feature === DEFAULT_PLAN_FEATURES[0] ? t('plans.allServicesIncluded') : feature}
           </Text>
         ))}
+        <Text size="sm">{t('plans.mediaFiles', { size: formatBytes(plan.mediaMaxBytes) })}</Text>
+        <Text size="sm">{t('plans.imageFiles', { size: formatBytes(plan.imageMaxBytes) })}</Text>
         <Divider />
         <List size="xs" spacing={2} style={{ flex: 1 }}>
           {plan.services

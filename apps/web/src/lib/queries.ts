@@ -1,7 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PaymentMode, Plan, Site, SubscriptionStatus, UserStats } from '@refract/contracts';
+import type {
+  FormatsResponse,
+  PaymentMode,
+  Plan,
+  Site,
+  SubscriptionStatus,
+  UserStats,
+} from '@refract/contracts';
 import { api } from './api';
 import { useSession } from './session/session-context';
+
+/** What this server reads and writes, and its largest files (`GET /api/formats`); fixed while it runs. */
+export function useFormats() {
+  return useQuery({
+    queryKey: ['formats'],
+    queryFn: () => api<FormatsResponse>('/api/formats'),
+    staleTime: Infinity,
+  });
+}
 
 /** Public plans (an admin's token also shows the hidden admin plan). */
 export function usePlans() {

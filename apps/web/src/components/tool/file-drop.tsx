@@ -23,7 +23,8 @@ export function FileDrop(props: {
   previewUrl: string | null;
   previewStyle?: React.CSSProperties;
   accept: DropzoneProps['accept'];
-  maxBytes: number;
+  /** Unknown (audio or video before sign-in): no file is left out for its size here. */
+  maxBytes: number | undefined;
   disabled?: boolean;
   /** How many files are chosen (more than one: the list below names them). */
   count?: number;
@@ -34,7 +35,8 @@ export function FileDrop(props: {
   const kind = props.kind ?? 'image';
   const KindIcon = KIND_ICON[kind];
   const { onPick, disabled, maxBytes } = props;
-  const tooLarge = t('tool.tooLarge', { limit: formatBytes(maxBytes) });
+  const tooLarge =
+    maxBytes === undefined ? '' : t('tool.tooLarge', { limit: formatBytes(maxBytes) });
   const wrongType = t(`tool.wrongKind.${kind}`);
 
   // Files that did not come through the dropzone get its checks here: pasted images, and
@@ -47,7 +49,7 @@ export function FileDrop(props: {
         const reason =
           file.type && !file.type.startsWith(only)
             ? wrongType
-            : file.size > maxBytes
+            : maxBytes !== undefined && file.size > maxBytes
               ? tooLarge
               : null;
         if (reason) refused.push({ name: file.name, reason });
@@ -137,9 +139,11 @@ export function FileDrop(props: {
             <div>
               <Text fw={600}>{t(kind === 'image' ? 'tool.dropTitle' : `media.drop.${kind}`)}</Text>
               <Text size="sm" c="dimmed">
-                {t(kind === 'image' ? 'tool.dropHint' : `media.hint.${kind}`, {
-                  limit: formatBytes(props.maxBytes),
-                })}
+                {props.maxBytes === undefined
+                  ? t(`media.hintByPlan.${kind as 'audio' | 'video'}`)
+                  : t(kind === 'image' ? 'tool.dropHint' : `media.hint.${kind}`, {
+                      limit: formatBytes(props.maxBytes),
+                    })}
               </Text>
               <Text size="sm" c="dimmed">
                 {t(kind === 'image' ? 'batch.dropHintImages' : 'batch.dropHintMedia')}

@@ -1,8 +1,7 @@
 import { Select } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { FormatInfo, MediaFormatInfo } from '@refract/contracts';
-import { api } from '../../lib/api';
+import type { MediaFormatInfo } from '@refract/contracts';
+import { useFormats } from '../../lib/queries';
 
 /**
  * The audio or video targets this server can write, from `GET /api/formats`; the ones its
@@ -14,11 +13,7 @@ export function MediaFormatSelect(props: {
   onChange(format: string): void;
 }) {
   const { t } = useTranslation();
-  const formats = useQuery({
-    queryKey: ['formats'],
-    queryFn: () => api<{ formats: FormatInfo[]; media: MediaFormatInfo[] }>('/api/formats'),
-    staleTime: Infinity,
-  });
+  const formats = useFormats();
   const media = formats.data?.media ?? [];
   const option = (f: MediaFormatInfo) => ({
     value: f.format,

@@ -15,6 +15,7 @@ import { ResultAlert } from './result-alert';
 import { ToolFrame } from './tool-frame';
 import { ToolSubmit } from './tool-submit';
 import { useObjectUrl } from './use-object-url';
+import { useFileLimit } from '../../lib/file-limit';
 import type { ToolResult } from './use-tool-run';
 
 export type ToolKind = 'image' | 'audio' | 'video';
@@ -147,6 +148,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
   const file = files[0] ?? null;
   const batch = files.length > 1;
   // A batch of audio or video plays nothing; an image batch may step its editor.
+  const maxBytes = useFileLimit(props.tool);
   const previewUrl = useObjectUrl(kind === 'image' || !batch ? (files[shown] ?? null) : null);
   const { onFileChange, downloadOnDone } = props;
   const { reset, result } = run;
@@ -228,7 +230,7 @@ export function ToolShell(props: ToolPageProps & { kind: ToolKind; run: ShellRun
         previewUrl={kind !== 'image' || props.editor ? null : previewUrl}
         previewStyle={props.previewStyle}
         accept={ACCEPT[kind]}
-        maxBytes={props.tool.maxUploadBytes}
+        maxBytes={maxBytes}
         disabled={run.busy}
         onPick={pick}
       />

@@ -2,19 +2,32 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Job } from '@refract/contracts';
 import { ApiError } from '../../lib/api';
 import { cancelJob, followJob, jobResult, startJob } from '../../lib/jobs';
+import {
+  sendResumable,
+  type ResumableUpload,
+  type TransferProgress,
+} from '../../lib/resumable-upload';
 import type { ToolResult } from './use-tool-run';
 
 export type JobPhase = 'idle' | 'uploading' | 'processing' | 'done' | 'failed' | 'cancelled';
 
+/** The file's part of a job's form: `audio` or `video`, whichever the page put in. */
+const fileFieldOf = (form: FormData) => (form.has('video') ? 'video' : 'audio');
+
 const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
 /**
- * Runs an audio or video tool as a server job: upload (with progress), then processing (with
- * the job's own progress, live), then the file. Cancel stops whichever is under way.
+ * Runs a tool as a server job: upload (with progress), then processing (with the job's own
+ * progress, live), then the file. Cancel stops whichever is under way. With `resumable` (audio
+ * and video, which may be gigabytes), the file goes first as a resumable upload, which may be
+ * paused and resumes by itself after a dropped connection; the form then names it.
  */
-export function useJobRun(path: string) {
+export function useJobRun(path: string, { resumable = false }: { resumable?: boolean } = {}) {
   const [phase, setPhase] = useState<JobPhase>('idle');
   const [upload, setUpload] = useState(0);
+  const [transfer, setTransfer] = useState<TransferProgress | null>(null);
+  const [paused, setPaused] = useState(false);
+  const resumableRef = useRef<ResumableUpload | null>(null);
   const [job, setJob] = useState<Job | null>(null);
   const [result, setResult] = useState<ToolResult | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -33,8 +46,11 @@ export function useJobRun(path: string) {
     if (urlRef.current) URL.revokeObjectURL(urlRef.current);
     urlRef.current = null;
     jobIdRef.current = null;
+    resumableRef.current = null;
     setPhase('idle');
     setUpload(0);
+    setTransfer(null);
+    setPaused(false);
     setJob(null);
     setResult(null);
     setError(null);
@@ -50,6 +66,22 @@ export function useJobRun(path: string) {
       abortRef.current = abort;
       setPhase('uploading');
       try {
+        const source = resumable ? form.get(fileFieldOf(form)) : null;
+        if (source instanceof File) {
+          const sending = sendResumable(
+            source,
+            (progress) => {
+              setTransfer(progress);
+              setUpload(progress.total > 0 ? progress.sent / progress.total : 0);
+            },
+            abort.signal,
+          );
+          resumableRef.current = sending;
+          const uploadId = await sending.done;
+          resumableRef.current = null;
+          form.delete(fileFieldOf(form));
+          form.append('upload', uploadId);
+        }
         const id = await startJob(
           path,
           form,
@@ -83,7 +115,7 @@ export function useJobRun(path: string) {
         setPhase('failed');
       }
     },
-    [path, reset],
+    [path, reset, resumable],
   );
 
   /**
@@ -106,9 +138,24 @@ export function useJobRun(path: string) {
     setPhase('cancelled');
   }, []);
 
+  const pause = useCallback(() => {
+    resumableRef.current?.pause();
+    setPaused(true);
+  }, []);
+  const resume = useCallback(() => {
+    resumableRef.current?.resume();
+    setPaused(false);
+  }, []);
+
   return {
     phase,
     upload,
+    transfer,
+    paused,
+    /** Set while a resumable upload is under way. */
+    canPause: phase === 'uploading' && transfer !== null && upload < 1,
+    pause,
+    resume,
     progress: job?.progress ?? 0,
     job,
     cancelledCharged,

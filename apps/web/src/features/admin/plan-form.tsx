@@ -13,7 +13,16 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MB, SERVICES, type Plan, type PlanBody } from '@refract/contracts';
+import {
+  DEFAULT_IMAGE_MAX_BYTES,
+  DEFAULT_MEDIA_MAX_BYTES,
+  MB,
+  SERVICES,
+  type Plan,
+  type PlanBody,
+} from '@refract/contracts';
+import { formatBytes } from '../../lib/format';
+import { useFormats } from '../../lib/queries';
 
 type Quotas = Record<string, { monthlyQuota: number | ''; annualQuota: number | '' }>;
 
@@ -25,6 +34,9 @@ interface FormState {
   batchMaxFiles: number | '';
   /** Shown in megabytes; the API takes bytes. */
   batchMaxMb: number | '';
+  /** The largest file of one upload, in megabytes. */
+  imageMaxMb: number | '';
+  mediaMaxMb: number | '';
   quotas: Quotas;
 }
 
@@ -41,6 +53,8 @@ function fromPlan(plan?: Plan): FormState {
     features: plan?.features.join('\n') ?? '',
     batchMaxFiles: plan?.batchMaxFiles ?? 5,
     batchMaxMb: plan ? Math.round(plan.batchMaxBytes / MB) : 250,
+    imageMaxMb: Math.round((plan?.imageMaxBytes ?? DEFAULT_IMAGE_MAX_BYTES) / MB),
+    mediaMaxMb: Math.round((plan?.mediaMaxBytes ?? DEFAULT_MEDIA_MAX_BYTES) / MB),
     quotas,
   };
 }
@@ -52,6 +66,8 @@ function toBody(form: FormState): PlanBody | null {
     form.annualFee,
     form.batchMaxFiles,
     form.batchMaxMb,
+    form.imageMaxMb,
+    form.mediaMaxMb,
     ...Object.values(form.quotas).flatMap((q) => [q.monthlyQuota, q.annualQuota]),
   ];
   if (!form.name.trim() || numbers.some((n) => n === '')) return null;
@@ -65,6 +81,8 @@ function toBody(form: FormState): PlanBody | null {
       .filter(Boolean),
     batchMaxFiles: Number(form.batchMaxFiles),
     batchMaxBytes: Number(form.batchMaxMb) * MB,
+    imageMaxBytes: Number(form.imageMaxMb) * MB,
+    mediaMaxBytes: Number(form.mediaMaxMb) * MB,
     services: SERVICES.map((name) => ({
       name,
       monthlyQuota: Number(form.quotas[name]!.monthlyQuota),
@@ -82,6 +100,7 @@ export function PlanForm(props: {
 }) {
   const { t } = useTranslation();
   const [form, setForm] = useState(() => fromPlan(props.plan));
+  const ceilings = useFormats().data?.fileMaxBytes;
   const [bulk, setBulk] = useState<{ monthly: number | ''; annual: number | '' }>({
     monthly: '',
     annual: '',
@@ -200,6 +219,33 @@ export function PlanForm(props: {
             suffix=" MB"
             value={form.batchMaxMb}
             onChange={(v) => setForm({ ...form, batchMaxMb: v === '' ? '' : Number(v) })}
+          />
+          <NumberInput
+            label={t('admin.plans.mediaMaxMb')}
+            // The server's ceiling: a plan cannot promise a file this server would refuse.
+            description={
+              ceilings && t('admin.plans.mediaMaxHint', { size: formatBytes(ceilings.media) })
+            }
+            required
+            min={1}
+            max={ceilings ? Math.floor(ceilings.media / MB) : undefined}
+            allowDecimal={false}
+            suffix=" MB"
+            value={form.mediaMaxMb}
+            onChange={(v) => setForm({ ...form, mediaMaxMb: v === '' ? '' : Number(v) })}
+          />
+          <NumberInput
+            label={t('admin.plans.imageMaxMb')}
+            description={
+              ceilings && t('admin.plans.imageMaxHint', { size: formatBytes(ceilings.image) })
+            }
+            required
+            min={1}
+            max={ceilings ? Math.floor(ceilings.image / MB) : undefined}
+            allowDecimal={false}
+            suffix=" MB"
+            value={form.imageMaxMb}
+            onChange={(v) => setForm({ ...form, imageMaxMb: v === '' ? '' : Number(v) })}
           />
         </SimpleGrid>
         <Text size="sm" c="dimmed">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { IMAGE_TOOLS, toolById, type ToolId } from '@refract/contracts';
 import { ToolCard } from '../../components/tool-card';
 import { formatBytes } from '../../lib/format';
+import { useFileLimit } from '../../lib/file-limit';
 import classes from './home.module.css';
 
 /** The home page's tab bar: image operations, then one tab per audio and video tool. */
@@ -11,11 +12,14 @@ const MEDIA_TABS = ['convertAudio', 'convertVideo', 'compressAudio', 'compressVi
 function MediaToolPanel({ id }: { id: ToolId }) {
   const { t } = useTranslation();
   const tool = toolById(id);
+  const limit = useFileLimit(tool);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
       <ToolCard tool={tool} />
       <Text c="dimmed" size="sm" style={{ alignSelf: 'center' }}>
-        {t(`media.hint.${tool.category}`, { limit: formatBytes(tool.maxUploadBytes) })}
+        {limit === undefined
+          ? t(`media.hintByPlan.${tool.category}`)
+          : t(`media.hint.${tool.category}`, { limit: formatBytes(limit) })}
       </Text>
     </SimpleGrid>
   );

@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toolById, type FormatInfo } from '@refract/contracts';
+import { toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
-import { api } from '../../../lib/api';
+import { useFormats } from '../../../lib/queries';
 import { FormatPicker } from './format-picker';
 
 const tool = toolById('convert');
@@ -13,11 +12,7 @@ export function ConvertPage() {
   const [format, setFormat] = useState('png');
   // The targets come from the server: only what it writes is offered; what it reads but cannot
   // write is named in the help, so nobody picks a format that cannot work.
-  const formats = useQuery({
-    queryKey: ['formats'],
-    queryFn: () => api<{ formats: FormatInfo[] }>('/api/formats'),
-    staleTime: Infinity,
-  });
+  const formats = useFormats();
   const list = formats.data?.formats ?? [];
   const data = list
     .filter((f) => f.write)
