@@ -41,6 +41,7 @@ import { ensureAdmin } from './services/admin-bootstrap.js';
 import { refuseUnknownRequestFields } from './lib/unknown-fields.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { configureImageWork } from './media/image/image-work.js';
+import { registerMetricsRoute } from './metrics/metrics-routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -97,13 +98,27 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
         'with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take real payments.',
     );
   }
-  registerErrorHandler(app);
+  registerErrorHandler(app, context.metrics);
+  // Every answer's route pattern (never its URL), method, status and time, for Prometheus: only
+  // when something serves the metrics (METRICS_TOKEN or METRICS_PORT), so it costs nothing else.
+  if (config.metrics.token || config.metrics.port)
+    app.addHook('onResponse', (request, reply, done) => {
+      context.metrics.request(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? '(no route)',
+          status: reply.statusCode,
+        },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
   closeStalledRequests(app, config.uploadTimeouts);
   registerLingeringClose(app);
   await registerCors(app, config.corsOrigins);
   const services = createServices(context, app.log);
   // Before any route: every route gets its guard as it is declared.
-  registerAuth(app, services);
+  registerAuth(app, services, config.metrics.token);
   app.addHook('onClose', async () => services.close());
   // Replicas starting together on one database take turns (withStartupLock).
   await withStartupLock(context.database, async () => {
@@ -139,6 +154,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   );
   await app.register(healthRoutes(context, jobs));
   await app.register(siteRoutes(config));
+  registerMetricsRoute(app, config, context.metrics);
   await registerUploads(app);
   await app.register(uploadRoutes(context, services, jobs.uploads));
   await app.register(toolRoutes(context, services, jobs.service, jobs.uploads));

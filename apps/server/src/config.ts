@@ -52,6 +52,19 @@ const envSchema = z.object({
     .max(65535, 'must be a whole number from 0 to 65535')
     .default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
+  // Prometheus metrics (docs/operations.md): off unless one is set. METRICS_TOKEN opens
+  // GET /metrics on the app's port to that bearer token; METRICS_PORT serves them on a port of
+  // their own, on METRICS_HOST (loopback unless changed; then it asks for the token too).
+  METRICS_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
+  METRICS_PORT: z.coerce
+    .number({ message: 'must be a whole number from 1 to 65535' })
+    .int('must be a whole number from 1 to 65535')
+    .min(1, 'must be a whole number from 1 to 65535')
+    .max(65535, 'must be a whole number from 1 to 65535')
+    .optional(),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
@@ -190,6 +203,7 @@ export function loadConfig(
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     dbQueryTimeoutMs: e.DB_QUERY_TIMEOUT * 1000,

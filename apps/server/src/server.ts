@@ -5,13 +5,17 @@ import { detectEngines, keepProbingSilentEngines } from './media/engines.js';
 import { APP_VERSION } from './app-context.js';
 import { buildApp } from './app.js';
 import { trackOpenRequests } from './plugins/drain.js';
+import { createMetrics } from './metrics/metrics.js';
+import { serveMetricsPort } from './metrics/metrics-routes.js';
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabaseAtStart(config, (line) => console.warn(line));
   const engines = await detectEngines(config.engines);
   keepProbingSilentEngines(engines, config.engines);
-  const app = await buildApp({ config, database, engines, version: APP_VERSION });
+  const metrics = createMetrics();
+  metrics.watchEngines(engines);
+  const app = await buildApp({ config, database, engines, version: APP_VERSION, metrics });
   const requests = trackOpenRequests(app);
 
   for (const [name, engine] of Object.entries(engines)) {
@@ -38,6 +42,8 @@ async function main() {
   handleProcessFaults(app.log, (reason) => void shutdown(reason, 1));
 
   await app.listen({ port: config.port, host: config.host });
+  // Closed with the process: a scrape during the drain still answers.
+  await serveMetricsPort(config, metrics, app.log);
   app.log.info(`Refract ${APP_VERSION} on ${config.publicUrl} (db: ${database.kind})`);
 }
 

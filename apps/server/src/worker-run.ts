@@ -10,6 +10,8 @@ import { createServices } from './services/services.js';
 import { startJobSystem } from './services/jobs/job-system.js';
 import { settingsRepository } from './db/repositories/settings-repository.js';
 import { recordVolumeMarker, volumeMismatch } from './services/health/volume-marker.js';
+import { createMetrics } from './metrics/metrics.js';
+import { serveMetricsPort } from './metrics/metrics-routes.js';
 
 /**
  * `npm run worker`: runs jobs from the Redis queue, WORKERS audio and video jobs and
@@ -27,7 +29,9 @@ export async function runWorker(stops: ReturnType<typeof handleStopsFromStart>) 
   keepProbingSilentEngines(engines, config.engines);
   if (!engines.ffmpeg.available)
     log.warn('ffmpeg not found: every job this worker takes will fail');
-  const context = { config, database, engines, version: APP_VERSION };
+  const metrics = createMetrics();
+  metrics.watchEngines(engines);
+  const context = { config, database, engines, version: APP_VERSION, metrics };
   // A worker that cannot see the shared volume would fail every job it takes: it does not start.
   const settings = settingsRepository(database.db);
   await recordVolumeMarker(config.dataDir, settings);
@@ -36,6 +40,7 @@ export async function runWorker(stops: ReturnType<typeof handleStopsFromStart>) 
     await database.close();
     throw new ConfigError(`This worker's DATA_DIR is not the shared one: ${mismatch}`);
   }
+  await serveMetricsPort(config, metrics, log);
   stops.holdStops();
   const jobs = await startJobSystem(context, createServices(context, log).quotas, log);
 

@@ -18,6 +18,7 @@ import * as m016 from './migrations/016-decimal-batch-sizes.js';
 import * as m017 from './migrations/017-tracked-uses.js';
 import * as m018 from './migrations/018-checkout-links.js';
 import * as m019 from './migrations/019-plan-file-sizes.js';
+import * as m020 from './migrations/020-job-request-ids.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017-tracked-uses': m017,
   '018-checkout-links': m018,
   '019-plan-file-sizes': m019,
+  '020-job-request-ids': m020,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

@@ -141,6 +141,8 @@ export interface JobsTable {
   batch_id: string | null;
   batch_index: number | null;
   input_name: string | null;
+  /** The id of the request that uploaded it (X-Request-Id), logged with every line about it. */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface BatchesTable {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // Algorithm.Argon2id; the package's const enum cannot be imported under verbatimModuleSyntax.
@@ -37,3 +37,7 @@ export function sha256(value: string): string {
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/** Equal secrets, compared in constant time (their digests: equal lengths whatever was sent). */
+export const sameSecret = (given: string, expected: string) =>
+  timingSafeEqual(Buffer.from(sha256(given), 'hex'), Buffer.from(sha256(expected), 'hex'));

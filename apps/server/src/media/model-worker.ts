@@ -54,6 +54,12 @@ export interface ModelWorkerOptions {
 /** Which runtime runs a model: onnxruntime's native one, or TF.js on WebAssembly (kept for the benches and the tests that show both agree). */
 export type Runtime = 'onnx' | 'tfjs';
 
+/** Every model worker of this process (one per model and runtime, made once, kept). */
+const MODEL_WORKERS = new Set<ModelWorker>();
+
+/** How many inferences wait on each model now. */
+export const modelQueues = () => [...MODEL_WORKERS].map((worker) => worker.waiting);
+
 export class ModelWorker {
   private worker: Worker | undefined;
   private nextId = 0;
@@ -66,7 +72,14 @@ export class ModelWorker {
     private readonly code: string | URL,
     private readonly workerData: unknown,
     private readonly options: ModelWorkerOptions,
-  ) {}
+  ) {
+    MODEL_WORKERS.add(this);
+  }
+
+  /** Inferences sent and not answered yet (a gauge of /metrics). */
+  get waiting() {
+    return { name: this.options.name, queued: this.queued };
+  }
 
   /** Runs one inference. A `signal` that aborts first answers at once; the worker's answer is dropped. */
   run<T>(input: object, signal?: AbortSignal, transferList?: TransferListItem[]): Promise<T> {

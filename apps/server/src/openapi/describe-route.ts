@@ -38,6 +38,7 @@ const ACCESS: Record<Access, { security: Record<string, string[]>[]; errors: Err
     security: [SESSION, { checkoutKey: [] }],
     errors: ['unauthorized', 'api_key_not_allowed', 'checkout_link_invalid'],
   },
+  metrics: { security: [{ metricsToken: [] }], errors: ['unauthorized'] },
 };
 
 /** The error envelope, its `code` narrowed to the codes this status answers with. */

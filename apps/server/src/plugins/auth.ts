@@ -11,6 +11,7 @@ import { looksLikeApiKey } from '../services/api-key-service.js';
 import { accountSuspended } from '../lib/account-suspended.js';
 import { CHECKOUT_KEY_HEADER } from '@refract/contracts';
 import type { Services } from '../services/services.js';
+import { sameSecret } from '../lib/hashing.js';
 
 /**
  * Who may call a route, declared on the route itself as `config: { access }`:
@@ -21,9 +22,11 @@ import type { Services } from '../services/services.js';
  * - `admin`: an administrator's session.
  * - `checkoutLink`: a sandbox checkout's routes, `/…/:id`: the key of that checkout's link
  *   (`X-Checkout-Key`), which stands for its owner's sign-in there alone, or a session.
+ * - `metrics`: `GET /metrics`, for Prometheus: the bearer METRICS_TOKEN, and nothing else.
  * A route that declares nothing refuses everyone (default deny).
  */
-export type Access = 'public' | 'optionalUser' | 'user' | 'userOrKey' | 'admin' | 'checkoutLink';
+export type Access =
+  'public' | 'optionalUser' | 'user' | 'userOrKey' | 'admin' | 'checkoutLink' | 'metrics';
 export const ACCESS_LEVELS = [
   'public',
   'optionalUser',
@@ -31,6 +34,7 @@ export const ACCESS_LEVELS = [
   'userOrKey',
   'admin',
   'checkoutLink',
+  'metrics',
 ] as const;
 
 declare module 'fastify' {
@@ -73,7 +77,11 @@ const keyNotAllowed = () =>
  * API keys are refused unless the route declares `userOrKey`, so a route added later is never
  * opened to keys by accident.
  */
-export function registerAuth(app: FastifyInstance, services: Services) {
+export function registerAuth(
+  app: FastifyInstance,
+  services: Services,
+  metricsToken: string | undefined,
+) {
   app.decorateRequest('user', null);
 
   async function signIn(request: FastifyRequest, keys: 'accept' | 'refuse') {
@@ -108,6 +116,11 @@ export function registerAuth(app: FastifyInstance, services: Services) {
       const { id } = request.params as { id?: unknown };
       request.user = await services.payments.checkoutLinkOwner(String(id ?? ''), key);
       if (request.user.suspended_at) throw accountSuspended();
+    },
+    async metrics(request) {
+      const bearer = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+      if (!metricsToken || !bearer || !sameSecret(bearer, metricsToken))
+        throw unauthorized('Send the metrics token (METRICS_TOKEN) as a bearer token');
     },
   };
 

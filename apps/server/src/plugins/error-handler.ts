@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorEnvelope } from '@refract/contracts';
 import { AppError } from '../lib/app-error.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** Fastify's own error codes that map onto ours; anything else becomes a plain 4xx/500. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -30,13 +31,22 @@ function codeForStatus(status: number): ErrorCode {
 /** Seconds a client should wait when the thrower did not say: a busy server, a limit hit. */
 const DEFAULT_RETRY_AFTER: Record<number, string> = { 429: '60', 503: '30' };
 
-/** One envelope for every error: `{ error, code, details? }`, never a stack trace. */
-export function registerErrorHandler(app: FastifyInstance) {
+/** The code of an error envelope as serialised: `{…"code":"quota_exceeded"…}`. */
+const ENVELOPE_CODE = /"code":"([a-z_]+)"/;
+
+/**
+ * One envelope for every error: `{ error, code, details? }`, never a stack trace. Each error
+ * answer is counted by its code (`refract_http_errors_total`), whichever part of the app sent it.
+ */
+export function registerErrorHandler(app: FastifyInstance, metrics: Pick<Metrics, 'error'>) {
   // Every 429 and 503 tells the client when to come back, whichever part of the app answered.
   // A callback hook: it runs on every answer and needs no promise.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    const retryAfter = DEFAULT_RETRY_AFTER[reply.statusCode];
+    const status = reply.statusCode;
+    const retryAfter = DEFAULT_RETRY_AFTER[status];
     if (retryAfter && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
+    if (status >= 400 && typeof payload === 'string')
+      metrics.error(payload.match(ENVELOPE_CODE)?.[1] ?? 'none', status);
     done(null, payload);
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {

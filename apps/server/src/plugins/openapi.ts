@@ -49,6 +49,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
             description:
               "A sandbox checkout link's key (after #key= in the link): that checkout's page only",
           },
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'METRICS_TOKEN, for Prometheus: GET /metrics only',
+          },
         },
       },
     },

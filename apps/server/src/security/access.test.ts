@@ -45,6 +45,8 @@ const EXPECTED: Record<Access, Record<Caller, number | 'ok'>> = {
   admin: { anonymous: 401, apiKey: 403, user: 403, admin: 'ok' },
   // Without its link's key, a checkout's route is a signed-in user's.
   checkoutLink: { anonymous: 401, apiKey: 403, user: 'ok', admin: 'ok' },
+  // Only the metrics token opens it: no session or key, an admin's included.
+  metrics: { anonymous: 401, apiKey: 401, user: 401, admin: 401 },
 };
 
 /** The same path written the ways a router or a proxy may read differently. */
@@ -73,7 +75,7 @@ describe('every route is guarded where it is declared', () => {
     writeFileSync(join(webDist, 'index.html'), INDEX_HTML);
     writeFileSync(join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
     t = await createTestApp('sqlite', {
-      env: { WEB_DIST_DIR: webDist },
+      env: { WEB_DIST_DIR: webDist, METRICS_TOKEN: 'metrics-token-for-the-access-test' },
       onRoute: (route) => {
         for (const method of [route.method].flat())
           routes.push({

@@ -32,6 +32,7 @@ describeEachDatabase('admin bootstrap', (kind) => {
     const env = { ADMIN_EMAIL: user.email, ADMIN_PASSWORD: 'ignored for existing users' };
     const { buildApp } = await import('../app.js');
     const { loadConfig } = await import('../config.js');
+    const { createMetrics } = await import('../metrics/metrics.js');
     const config = loadConfig({
       ...env,
       LOG_LEVEL: 'silent',
@@ -42,6 +43,7 @@ describeEachDatabase('admin bootstrap', (kind) => {
       database: first.database,
       engines: {} as never,
       version: '0',
+      metrics: createMetrics(),
     });
     try {
       const login = await app.inject({

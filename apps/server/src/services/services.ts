@@ -10,6 +10,7 @@ import { apiKeysRepository } from '../db/repositories/api-keys-repository.js';
 import { adminService } from './admin-service.js';
 import { apiKeyService } from './api-key-service.js';
 import { fileCeilings } from './file-limits.js';
+import { countedQuotas } from './counted-quotas.js';
 import { planService } from './plan-service.js';
 import { quotaService } from './quota-service.js';
 import { owedWrites } from '../lib/owed-writes.js';
@@ -60,7 +61,7 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
 }
 
 /** Wires repositories into services once per app; routes receive the result. */
-export function createServices({ config, database }: AppContext, log: FastifyBaseLogger) {
+export function createServices({ config, database, metrics }: AppContext, log: FastifyBaseLogger) {
   const users = usersRepository(database.db);
   const plans = cachedPlansRepository(database, plansRepository(database.db));
   const subscriptions = subscriptionsRepository(database.db);
@@ -77,7 +78,10 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
   const limiters = attemptLimiters(config, log);
   const owed = owedWrites(log);
   const ceilings = fileCeilings(config);
-  const quotas = quotaService(plans, subscriptions, usage, undefined, owed, ceilings);
+  const quotas = countedQuotas(
+    quotaService(plans, subscriptions, usage, undefined, owed, ceilings),
+    metrics,
+  );
   return {
     users,
     accounts: accountService(
@@ -108,10 +112,18 @@ export function createServices({ config, database }: AppContext, log: FastifyBas
       quotas,
       publicUrl: config.publicUrl,
       corsOrigins: config.corsOrigins,
+      onFulfilled: (provider) => metrics.paymentFulfilled(provider),
     }),
     stripe: stripe && {
       client: stripe,
-      events: stripeEvents({ db: database.db, stripe, payments, plans, subscriptions }),
+      events: stripeEvents({
+        db: database.db,
+        stripe,
+        payments,
+        plans,
+        subscriptions,
+        onFulfilled: (provider) => metrics.paymentFulfilled(provider),
+      }),
     },
     credentialAttempts: limiters.credentials,
     loginAttempts: loginAttempts(limiters.credentials),

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { detectEngines, type Engines } from '../media/engines.js';
 import { APP_VERSION } from '../app-context.js';
 import { buildApp, type App, type BuildOptions } from '../app.js';
+import { createMetrics } from '../metrics/metrics.js';
 import type { DatabaseKind } from '../db/database.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { TEST_ADMIN } from './accounts.js';
@@ -50,8 +51,10 @@ export async function createTestApp(
   );
   engines ??= detectEngines(config.engines);
   const found = { ...(await engines), ...options.engines };
+  const metrics = createMetrics();
+  metrics.watchEngines(found);
   const app = await buildApp(
-    { config, database, engines: found, version: APP_VERSION },
+    { config, database, engines: found, version: APP_VERSION, metrics },
     { logStream: options.logStream, onRoute: options.onRoute },
   );
   options.beforeReady?.(app);

@@ -58,6 +58,16 @@ const ENDED = ['charged', 'user_id', 'service', 'period_start', 'tracked'] as co
  * could read done and free while its use still counted, or keep the use for good when the
  * process stopped between the two).
  */
+/** A job's place, claimed before its upload is read. */
+interface NewSlot {
+  id: string;
+  user_id: string;
+  tool: string;
+  created_at: string;
+  /** The request that uploads it (logged with the job's every line). */
+  request_id?: string | null;
+}
+
 export function jobsRepository(db: Kysely<Database>) {
   const changed = (result: { numUpdatedRows: bigint }) => result.numUpdatedRows > 0n;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -92,7 +102,7 @@ export function jobsRepository(db: Kysely<Database>) {
   /** Counts and inserts with nothing in between: run inside the admission transaction. */
   async function claimIn(
     q: Kysely<Database>,
-    slot: { id: string; user_id: string; tool: string; created_at: string },
+    slot: NewSlot,
     limits: { perUser: number; queue: number },
   ): Promise<'claimed' | 'user_limit' | 'queue_full'> {
     if (postgres) await sql`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(q);
@@ -126,10 +136,8 @@ export function jobsRepository(db: Kysely<Database>) {
      * are checked and the row inserted in one transaction (PostgreSQL: under an advisory lock;
      * SQLite: one connection, one writer), so parallel submits can never overrun them.
      */
-    claimSlot: (
-      slot: { id: string; user_id: string; tool: string; created_at: string },
-      limits: { perUser: number; queue: number },
-    ) => db.transaction().execute((trx) => claimIn(trx, slot, limits)),
+    claimSlot: (slot: NewSlot, limits: { perUser: number; queue: number }) =>
+      db.transaction().execute((trx) => claimIn(trx, slot, limits)),
 
     /** receiving → queued, with what the upload turned out to be; false when the slot is gone. */
     async admit(id: string, job: Admission, now: string) {
@@ -448,6 +456,17 @@ export function jobsRepository(db: Kysely<Database>) {
       db.selectFrom('jobs').selectAll().where('finished_at', '<', before).execute(),
 
     /** A user's kept results, newest first: what their disk allowance counts. */
+    /** Jobs queued and running now, by tool: the queue's depth, for /metrics. */
+    async countUnfinished() {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['tool', 'status', (f) => f.fn.countAll<number | string>().as('count')])
+        .where('status', 'in', ['queued', 'running'])
+        .groupBy(['tool', 'status'])
+        .execute();
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+
     listKeptResults: (userId: string) =>
       db
         .selectFrom('jobs')

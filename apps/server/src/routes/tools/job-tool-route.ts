@@ -66,7 +66,7 @@ export function registerJobTool(
       const room = await holdRoom(context.config.dataDir, declared, await uploads.stillToCome());
       let opened;
       try {
-        opened = await jobs.open(user, tool.id);
+        opened = await jobs.open(user, tool.id, request.id);
       } catch (err) {
         room.release();
         throw err;
@@ -76,9 +76,13 @@ export function registerJobTool(
       let taken: string | undefined;
       let status;
       try {
-        const upload = await receiveUpload(request, tool.fileField, maxBytes, dir, [], {
-          resumable,
-        }).finally(() => room.release());
+        const upload = await context.metrics
+          .receiving(
+            'form',
+            () => receiveUpload(request, tool.fileField, maxBytes, dir, [], { resumable }),
+            (received) => received.bytes,
+          )
+          .finally(() => room.release());
         if (upload.uploadId) {
           const input = join(dir, 'input');
           const stored = await uploads.take(upload.uploadId, user.id, input, maxBytes);

@@ -83,12 +83,11 @@ export const toolRoutes =
           let cleanupNow = true;
           const aborted = abortOnClientGone(reply.raw);
           try {
-            const upload = await receiveUpload(
-              request,
-              tool.fileField,
-              await services.quotas.fileLimit(request.user!, toolById(tool.id)),
-              workDir,
-              tool.extraFiles,
+            const maxBytes = await services.quotas.fileLimit(request.user!, toolById(tool.id));
+            const upload = await context.metrics.receiving(
+              'form',
+              () => receiveUpload(request, tool.fileField, maxBytes, workDir, tool.extraFiles),
+              (received) => received.bytes,
             );
             const fields = parseToolFields(tool, upload.fields);
             await tool.precheck?.(fields, context.engines, context.config);

@@ -99,8 +99,10 @@ export function uploadRoutes(context: AppContext, services: Services, uploads: U
     creators.set(request.raw, user.id);
   }
 
+  const idOf = (request: FastifyRequest) => (request.params as z.infer<typeof params>).id;
+
   async function checkOwner(request: FastifyRequest) {
-    await uploads.owned((request.params as z.infer<typeof params>).id, request.user!.id);
+    await uploads.owned(idOf(request), request.user!.id);
   }
 
   /** The answer is tus's, written on the raw response with the headers set so far. */
@@ -109,7 +111,18 @@ export function uploadRoutes(context: AppContext, services: Services, uploads: U
       if (value !== undefined) reply.raw.setHeader(name, value);
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    if (request.method !== 'PATCH') return tus.handle(request.raw, reply.raw);
+    // Bytes received: what the upload holds after the request, less what it held before.
+    const offset = async () => (await uploads.owned(idOf(request), request.user!.id)).offset;
+    const before = await offset();
+    await context.metrics.receiving(
+      'resumable',
+      async () => {
+        await tus.handle(request.raw, reply.raw);
+        return (await offset().catch(() => before)) - before;
+      },
+      (bytes) => bytes,
+    );
   }
 
   const errors = ['file_too_large', 'uploads_over_allowance', 'insufficient_storage'] as const;

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { JobError, JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
 import { AppError } from '../../lib/app-error.js';
+import type { JobOutcome, Metrics } from '../../metrics/metrics.js';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Engines } from '../../media/engines.js';
 import { TOOL_REGISTRY } from '../../tools/registry.js';
@@ -25,6 +26,11 @@ const toolsOf = (lane: 'image' | 'media') =>
   TOOL_REGISTRY.filter((t) => (toolById(t.id).category === 'image') === (lane === 'image')).map(
     (t) => t.id,
   );
+
+const IMAGE_LANE_TOOLS: readonly string[] = toolsOf('image');
+
+/** The lane of a tool's jobs, for /metrics. */
+const laneOf = (toolId: string) => (IMAGE_LANE_TOOLS.includes(toolId) ? 'image' : 'media');
 
 /** Tools of which each user runs one job at a time (ToolDefinition.oneAtATime). */
 const ONE_AT_A_TIME = TOOL_REGISTRY.filter((t) => t.oneAtATime).map((t) => t.id);
@@ -53,9 +59,9 @@ const NO_INPUT = storageUnavailable(
 const now = () => new Date().toISOString();
 
 /** Our error for the job record: a tool's own AppError, or a generic failure (logged in full). */
-function toJobError(err: unknown, log: FastifyBaseLogger, id: string): JobError {
+function toJobError(err: unknown, log: FastifyBaseLogger): JobError {
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message };
-  log.error({ err, jobId: id }, 'job failed');
+  log.error({ err }, 'job failed');
   return { status: 500, code: 'processing_failed', message: 'Processing failed' };
 }
 
@@ -68,6 +74,7 @@ export function jobRunner(deps: {
   jobs: JobsRepository;
   config: Config;
   engines: Engines;
+  metrics: Pick<Metrics, 'jobStarted' | 'jobEnded'>;
   log: FastifyBaseLogger;
   /** Told when a job this process runs has moved on, so local watchers need not wait a poll. */
   changed(id: string): void;
@@ -180,6 +187,17 @@ export function jobRunner(deps: {
     const dir = jobDir(config.dataDir, id);
     const abort = new AbortController();
     running.set(id, { abort, token });
+    // Every line about the job names it and the request that uploaded it, in any process.
+    const jobLog = log.child({ jobId: id, requestId: job.request_id ?? undefined });
+    const lane = laneOf(job.tool);
+    const startedAt = Date.now();
+    const waited = (startedAt - Date.parse(job.created_at)) / 1000;
+    deps.metrics.jobStarted(lane, job.tool, job.attempts > 1 ? undefined : waited);
+    jobLog.info({ tool: job.tool, attempt: job.attempts }, 'job started');
+    const ended = (outcome: JobOutcome) => {
+      deps.metrics.jobEnded(lane, job.tool, outcome, (Date.now() - startedAt) / 1000);
+      jobLog.info({ tool: job.tool, outcome }, 'job ended');
+    };
     let progress = 0;
     let heartbeatFailing = false;
     let beating = false;
@@ -197,7 +215,7 @@ export function jobRunner(deps: {
         .catch((err: unknown) => {
           // Once per outage, not every half second.
           if (!heartbeatFailing)
-            log.warn(
+            jobLog.warn(
               { jobId: id },
               `job heartbeat failed (${(err as Error).message}); the job runs on and renews once the database answers`,
             );
@@ -245,13 +263,17 @@ export function jobRunner(deps: {
         return jobs.finishDone(id, token, stored, now());
       });
       if (done) {
+        ended('done');
         await keepOnlyResult(config.dataDir, id, file);
         await keepWithinAllowance(job.user_id, 0);
       } else await tidyAfter(id);
     } catch (err) {
-      if (abort.signal.aborted) await tidyAfter(id);
-      else {
-        const error = toJobError(tool?.mapError?.(err) ?? err, log, id);
+      if (abort.signal.aborted) {
+        ended('cancelled');
+        await tidyAfter(id);
+      } else {
+        ended('failed');
+        const error = toJobError(tool?.mapError?.(err) ?? err, jobLog);
         const charged = CHARGED_WHEN_STOPPED.has(error.code);
         await whileDatabaseDown(() => jobs.end(id, 'failed', now(), error, charged, token));
         await tidyAfter(id);

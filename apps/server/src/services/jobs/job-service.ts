@@ -7,6 +7,7 @@ import type { Job, Service } from '@refract/contracts';
 import type { JobRow, JobsRepository } from '../../db/repositories/jobs-repository.js';
 import type { UserRow } from '../../db/repositories/users-repository.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { Reservation } from '../quota-service.js';
 import type { OwedWrites } from '../../lib/owed-writes.js';
 import type { SharedVolumeGuard } from '../health/volume-marker.js';
@@ -138,6 +139,7 @@ export function jobService(deps: {
   log: FastifyBaseLogger;
   /** Where a waiver waits while the database cannot take it (see `waive`). */
   owed: OwedWrites;
+  metrics: Pick<Metrics, 'jobWaived'>;
 }) {
   const { jobs, dataDir } = deps;
   let shuttingDown = false;
@@ -178,6 +180,7 @@ export function jobService(deps: {
    */
   async function waive(id: string) {
     await deps.owed.run(`waive job ${id}`, () => jobs.waive(id));
+    deps.metrics.jobWaived();
   }
 
   /** Calls `onChange` with the record whenever it changes, until it ends or `signal` aborts. */
@@ -201,12 +204,12 @@ export function jobService(deps: {
      * has MAX_UNFINISHED_PER_USER jobs under way (so one account cannot fill the queue) or
      * while JOB_QUEUE_LIMIT jobs wait. Check and claim are one step (jobs-repository).
      */
-    async open(user: UserRow, tool: string) {
+    async open(user: UserRow, tool: string, requestId?: string) {
       await deps.volume.assertShared();
       const id = randomUUID();
       const limits = { perUser: MAX_UNFINISHED_PER_USER, queue: deps.queueLimit };
       const claimed = await jobs.claimSlot(
-        { id, user_id: user.id, tool, created_at: now() },
+        { id, user_id: user.id, tool, created_at: now(), request_id: requestId },
         limits,
       );
       if (claimed === 'user_limit')

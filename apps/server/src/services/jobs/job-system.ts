@@ -25,7 +25,7 @@ const HAND_BACK_MS = 1_000;
  * `npm run worker` processes run the rest.
  */
 export async function startJobSystem(
-  { config, database, engines }: AppContext,
+  { config, database, engines, metrics }: AppContext,
   quotas: QuotaService,
   log: FastifyBaseLogger,
 ) {
@@ -36,10 +36,12 @@ export async function startJobSystem(
   const owed = owedWrites(log);
   // Every waiting request and event stream listens for its job's id.
   changes.setMaxListeners(0);
+  metrics.watchJobs(() => jobs.countUnfinished());
   const runner = jobRunner({
     jobs,
     config,
     engines,
+    metrics,
     log,
     changed: (id) => changes.emit(id),
   });
@@ -74,6 +76,7 @@ export async function startJobSystem(
     changes,
     log,
     owed,
+    metrics,
   });
 
   // A batch is a job of jobs: its files run on this same queue and runner.

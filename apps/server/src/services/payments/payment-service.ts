@@ -72,6 +72,8 @@ export function paymentService(deps: {
   publicUrl: string;
   /** CORS_ORIGINS: the other sites a checkout may return to. */
   corsOrigins: readonly string[];
+  /** Told of each payment that gave a plan (counted for /metrics). */
+  onFulfilled?(provider: string): void;
 }) {
   const { plans, subscriptions, payments, provider, quotas } = deps;
   const absolute = (url: string) => new URL(url, deps.publicUrl).toString();
@@ -277,7 +279,7 @@ export function paymentService(deps: {
         );
       if (!(await payments.closeCheckout(id, 'completed')))
         throw new AppError(409, 'checkout_closed', 'This checkout was already paid');
-      await fulfil(deps.db, {
+      const applied = await fulfil(deps.db, {
         userId: user.id,
         planId: checkout.plan_id,
         billingType: checkout.billing_type,
@@ -289,6 +291,7 @@ export function paymentService(deps: {
         receiptUrl: null,
         billing: { name: card.name, email: user.email },
       });
+      if (applied) deps.onFulfilled?.('sandbox');
       return { redirect: forPage(checkout.success_url ?? absolute('/success')) };
     },
 

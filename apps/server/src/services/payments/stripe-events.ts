@@ -63,7 +63,13 @@ export function stripeEvents(deps: {
   payments: PaymentsRepository;
   plans: PlansRepository;
   subscriptions: SubscriptionsRepository;
+  /** Told of each payment that gave a plan (counted for /metrics). */
+  onFulfilled?(provider: string): void;
 }) {
+  const counted = (applied: boolean) => {
+    if (applied) deps.onFulfilled?.('stripe');
+    return applied;
+  };
   async function saleFrom(metadata: Metadata): Promise<Sale | undefined> {
     const { userId, planId, billingType } = metadata ?? {};
     if (!userId || !planId || !BILLING_TYPES.includes(billingType as BillingType)) return undefined;
@@ -84,22 +90,24 @@ export function stripeEvents(deps: {
     const end = item?.current_period_end ?? subscription?.current_period_end;
     const method = subscription?.default_payment_method;
     const card = typeof method === 'object' ? method?.card : undefined;
-    return fulfil(deps.db, {
-      ...sale,
-      provider: 'stripe',
-      // The first invoice's id, so its invoice.paid event is the same payment, not a second one.
-      providerPaymentId: session.invoice ?? session.id,
-      amountCents: session.amount_total ?? 0,
-      currency: session.currency ?? 'usd',
-      card: { brand: card?.brand ?? null, last4: card?.last4 ?? null },
-      receiptUrl: null,
-      billing: {
-        name: session.customer_details?.name ?? null,
-        email: session.customer_details?.email ?? null,
-      },
-      providerSubscriptionId: session.subscription ?? null,
-      period: start && end ? { start: seconds(start), end: seconds(end) } : undefined,
-    });
+    return counted(
+      await fulfil(deps.db, {
+        ...sale,
+        provider: 'stripe',
+        // The first invoice's id, so its invoice.paid event is the same payment, not a second one.
+        providerPaymentId: session.invoice ?? session.id,
+        amountCents: session.amount_total ?? 0,
+        currency: session.currency ?? 'usd',
+        card: { brand: card?.brand ?? null, last4: card?.last4 ?? null },
+        receiptUrl: null,
+        billing: {
+          name: session.customer_details?.name ?? null,
+          email: session.customer_details?.email ?? null,
+        },
+        providerSubscriptionId: session.subscription ?? null,
+        period: start && end ? { start: seconds(start), end: seconds(end) } : undefined,
+      }),
+    );
   }
 
   async function paidInvoice(invoice: InvoiceObject) {
@@ -107,18 +115,20 @@ export function stripeEvents(deps: {
     const sale = await saleFrom(details?.metadata ?? invoice.subscription_details?.metadata);
     if (!sale) return false;
     const period = invoice.lines?.data?.[0]?.period;
-    return fulfil(deps.db, {
-      ...sale,
-      provider: 'stripe',
-      providerPaymentId: invoice.id,
-      amountCents: invoice.amount_paid,
-      currency: invoice.currency,
-      card: { brand: null, last4: null },
-      receiptUrl: invoice.hosted_invoice_url ?? null,
-      billing: { name: invoice.customer_name ?? null, email: invoice.customer_email ?? null },
-      providerSubscriptionId: details?.subscription ?? invoice.subscription ?? null,
-      period: period ? { start: seconds(period.start), end: seconds(period.end) } : undefined,
-    });
+    return counted(
+      await fulfil(deps.db, {
+        ...sale,
+        provider: 'stripe',
+        providerPaymentId: invoice.id,
+        amountCents: invoice.amount_paid,
+        currency: invoice.currency,
+        card: { brand: null, last4: null },
+        receiptUrl: invoice.hosted_invoice_url ?? null,
+        billing: { name: invoice.customer_name ?? null, email: invoice.customer_email ?? null },
+        providerSubscriptionId: details?.subscription ?? invoice.subscription ?? null,
+        period: period ? { start: seconds(period.start), end: seconds(period.end) } : undefined,
+      }),
+    );
   }
 
   async function apply(event: Stripe.Event): Promise<boolean> {
