@@ -20,8 +20,14 @@ declare -A DISABLES=(
   [build-essential]="npm ci, when better-sqlite3 has no prebuilt binary to fetch and must compile"
   [python3]="npm ci, when better-sqlite3 has no prebuilt binary to fetch and must compile (node-gyp)"
   [stress-ng]="only CI's load beside the unit tests (the check that they hold on a busy machine)"
+  [prometheus]="only the check of the alert rules with promtool (the test skips without it)"
 )
 PACKAGES=(ffmpeg chromium fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libheif-examples gifsicle libjemalloc2 imagemagick pngquant jpegoptim stress-ng build-essential python3)
+# CI's tools that the app never uses, kept out of the image: Debian's prometheus is a whole
+# server (over 300 MB with what it pulls in), wanted here for its promtool alone.
+if [ "${1:-}" = "--with-ci-tools" ]; then
+  PACKAGES+=(prometheus)
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
