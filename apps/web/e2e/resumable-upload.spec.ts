@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { signUp, uniqueEmail } from './helpers';
-import { slowNetwork } from './slow-network';
+import { tcpProxy } from '../../server/src/test/tcp-proxy';
 
 /** A real video of about 8 MB from ffmpeg's test sources, with noise so it does not shrink. */
 function noisyVideo(): Buffer {
@@ -23,8 +23,9 @@ test('a video upload cut by the network resumes by itself from where the server 
   baseURL,
 }) => {
   // The page reaches the app through a line of 2 MB/s that the test can cut.
-  const network = await slowNetwork(Number(new URL(baseURL!).port), 2e6);
-  const context = await browser.newContext({ baseURL: network.url });
+  const app = { host: '127.0.0.1', port: Number(new URL(baseURL!).port) };
+  const network = await tcpProxy(app, 0, { bytesPerSecond: 2e6 });
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${network.port}` });
   const page = await context.newPage();
   try {
     await signUp(page, uniqueEmail(), 'resume password 1');
@@ -42,7 +43,7 @@ test('a video upload cut by the network resumes by itself from where the server 
     await expect(page.getByText(/Uploading .* of .* \((2\d|3\d|4\d)%\)/)).toBeVisible({
       timeout: 60_000,
     });
-    await network.cut();
+    await network.refuse();
     await expect(page.getByText(/Connection lost at \d+%/)).toBeVisible({ timeout: 60_000 });
     await network.restore();
 

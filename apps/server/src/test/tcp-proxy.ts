@@ -3,9 +3,14 @@ import { createServer, connect, type Socket } from 'node:net';
 /**
  * A loopback TCP relay in front of a real service (PostgreSQL), to break it the ways networks
  * do: `refuse()` cuts every connection and refuses new ones (the server is down), `stall()`
- * keeps connections open but passes nothing (packets dropped), `restore()` relays again.
+ * keeps connections open but passes nothing (packets dropped), `restore()` relays again. With
+ * `bytesPerSecond`, what the client sends goes at that rate (a slow upload line).
  */
-export async function tcpProxy(target: { host: string; port: number }, port = 0) {
+export async function tcpProxy(
+  target: { host: string; port: number },
+  port = 0,
+  { bytesPerSecond }: { bytesPerSecond?: number } = {},
+) {
   const sockets = new Set<Socket>();
   let stalled = false;
   const relay = (client: Socket) => {
@@ -19,7 +24,14 @@ export async function tcpProxy(target: { host: string; port: number }, port = 0)
         upstream.destroy();
       });
     }
-    client.on('data', (chunk) => stalled || upstream.write(chunk));
+    client.on('data', (chunk) => {
+      if (stalled) return;
+      upstream.write(chunk);
+      if (!bytesPerSecond) return;
+      // The next chunk is read once this one has had its time on the line.
+      client.pause();
+      setTimeout(() => client.resume(), (chunk.length / bytesPerSecond) * 1000);
+    });
     upstream.on('data', (chunk) => stalled || client.write(chunk));
   };
   let server = createServer(relay);
