@@ -42,6 +42,7 @@ import { refuseUnknownRequestFields } from './lib/unknown-fields.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { configureImageWork } from './media/image/image-work.js';
 import { registerMetricsRoute } from './metrics/metrics-routes.js';
+import { metricsServed } from './metrics/metrics.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -101,7 +102,7 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
   registerErrorHandler(app, context.metrics);
   // Every answer's route pattern (never its URL), method, status and time, for Prometheus: only
   // when something serves the metrics (METRICS_TOKEN or METRICS_PORT), so it costs nothing else.
-  if (config.metrics.token || config.metrics.port)
+  if (metricsServed(config))
     app.addHook('onResponse', (request, reply, done) => {
       context.metrics.request(
         {

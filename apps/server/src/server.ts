@@ -13,7 +13,7 @@ async function main() {
   const database = await openDatabaseAtStart(config, (line) => console.warn(line));
   const engines = await detectEngines(config.engines);
   keepProbingSilentEngines(engines, config.engines);
-  const metrics = createMetrics();
+  const metrics = createMetrics(config);
   metrics.watchEngines(engines);
   const app = await buildApp({ config, database, engines, version: APP_VERSION, metrics });
   const requests = trackOpenRequests(app);

@@ -29,7 +29,7 @@ export async function runWorker(stops: ReturnType<typeof handleStopsFromStart>) 
   keepProbingSilentEngines(engines, config.engines);
   if (!engines.ffmpeg.available)
     log.warn('ffmpeg not found: every job this worker takes will fail');
-  const metrics = createMetrics();
+  const metrics = createMetrics(config);
   metrics.watchEngines(engines);
   const context = { config, database, engines, version: APP_VERSION, metrics };
   // A worker that cannot see the shared volume would fail every job it takes: it does not start.

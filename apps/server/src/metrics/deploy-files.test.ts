@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Histogram, Summary } from 'prom-client';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+import { loadConfig } from '../config.js';
 import { createMetrics } from './metrics.js';
 
 /**
@@ -92,7 +93,8 @@ const TARGET_LABELS = ['job', 'instance'];
  * with the labels it may carry; plus Prometheus' own `up`.
  */
 async function exported(): Promise<Map<string, string[]>> {
-  const { registry } = createMetrics();
+  // As a process that serves them has them: prom-client's defaults included.
+  const { registry } = createMetrics(loadConfig({ METRICS_TOKEN: 'a-token-of-16-characters' }));
   const known = new Map<string, string[]>([['up', TARGET_LABELS]]);
   for (const { name } of await registry.getMetricsAsJSON()) {
     const metric = registry.getSingleMetric(name);

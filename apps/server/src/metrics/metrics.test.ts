@@ -139,7 +139,6 @@ describe('metrics of a process', () => {
   });
 
   it('are served on METRICS_PORT, on loopback, asking for the token when there is one', async () => {
-    const metrics = createMetrics();
     for (const token of [undefined, TOKEN]) {
       // A port of its own each time: fetch keeps connections to an address it has used.
       const port = await freePort();
@@ -147,6 +146,7 @@ describe('metrics of a process', () => {
         METRICS_PORT: String(port),
         ...(token ? { METRICS_TOKEN: token } : {}),
       });
+      const metrics = createMetrics(config);
       const server = (await serveMetricsPort(config, metrics, { info: () => {} }))!;
       try {
         expect(server.address()).toMatchObject({ address: '127.0.0.1', port });

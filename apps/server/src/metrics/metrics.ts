@@ -6,6 +6,7 @@ import {
   Registry,
   type LabelValues,
 } from 'prom-client';
+import type { Config } from '../config.js';
 import type { Engines } from '../media/engines.js';
 import { imageSlotCounters } from '../media/image/slots.js';
 import { modelQueues } from '../media/model-worker.js';
@@ -17,6 +18,10 @@ const JOB_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600];
 
 export type JobOutcome = 'done' | 'failed' | 'cancelled';
 
+/** Whether anything serves the metrics (METRICS_TOKEN or METRICS_PORT): otherwise they are off. */
+export const metricsServed = ({ metrics }: Pick<Config, 'metrics'>) =>
+  metrics.token !== undefined || metrics.port !== undefined;
+
 /** Jobs of the queue now, by tool and state, as the database has them (every process alike). */
 export type JobCounts = () => Promise<{ tool: string; status: string; count: number }[]>;
 
@@ -26,9 +31,11 @@ export type JobCounts = () => Promise<{ tool: string; status: string; count: num
  * uploads, and prom-client's defaults (memory, CPU, event-loop delay). Each process has its own
  * registry; Prometheus adds the processes up.
  */
-export function createMetrics() {
+export function createMetrics(config: Pick<Config, 'metrics'>) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // prom-client's own watch the garbage collector and sample the event loop all the time: only
+  // when something serves the metrics (they cost the main thread tens of ms on a large upload).
+  if (metricsServed(config)) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   let engines: Engines | undefined;
   let jobCounts: JobCounts | undefined;

@@ -43,7 +43,7 @@ describeEachDatabase('admin bootstrap', (kind) => {
       database: first.database,
       engines: {} as never,
       version: '0',
-      metrics: createMetrics(),
+      metrics: createMetrics(config),
     });
     try {
       const login = await app.inject({

@@ -51,7 +51,7 @@ export async function createTestApp(
   );
   engines ??= detectEngines(config.engines);
   const found = { ...(await engines), ...options.engines };
-  const metrics = createMetrics();
+  const metrics = createMetrics(config);
   metrics.watchEngines(found);
   const app = await buildApp(
     { config, database, engines: found, version: APP_VERSION, metrics },

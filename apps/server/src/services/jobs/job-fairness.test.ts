@@ -23,6 +23,7 @@ import {
 } from '../../test/jobs.js';
 import { postgresUrl } from '../../test/databases.js';
 import { createMetrics } from '../../metrics/metrics.js';
+import { loadConfig } from '../../config.js';
 import { lowBitrateMp3, silentFlac } from '../../test/media-fixtures.js';
 import { subscribe } from '../../test/plans.js';
 import { describeEachQueue } from '../../test/queues.js';
@@ -65,7 +66,7 @@ describeEachQueue('job fairness, charging and results', (queueEnv) => {
       changes: new EventEmitter(),
       log: t.app.log,
       owed: owedWrites(t.app.log),
-      metrics: createMetrics(),
+      metrics: createMetrics(loadConfig({})),
       ...deps,
     });
   }
