@@ -10,8 +10,18 @@ export async function registerCors(app: FastifyInstance, origins: string[]) {
   if (origins.length === 0) return;
   await app.register(cors, {
     origin: origins,
-    methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'x-request-id'],
+    // PATCH and HEAD, and the tus headers: resumable uploads (/api/uploads) from another site.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: [
+      'authorization',
+      'content-type',
+      'x-api-key',
+      'x-request-id',
+      'tus-resumable',
+      'upload-length',
+      'upload-offset',
+      'upload-metadata',
+    ],
     exposedHeaders: [
       'content-disposition',
       'retry-after',
@@ -22,6 +32,10 @@ export async function registerCors(app: FastifyInstance, origins: string[]) {
       // The admin users list (the earlier client may run on another origin).
       'x-total-count',
       'link',
+      'location',
+      'tus-resumable',
+      'upload-offset',
+      'upload-length',
     ],
     maxAge: 600,
   });

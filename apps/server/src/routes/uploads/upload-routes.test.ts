@@ -235,6 +235,39 @@ describe('resumable uploads', () => {
   });
 });
 
+describe('resumable uploads from another site (CORS_ORIGINS)', () => {
+  it('answers the preflight of a PATCH with its tus headers, and shows the offset and address', async () => {
+    const origin = 'https://app.example.org';
+    const t = await createTestApp('sqlite', { env: { CORS_ORIGINS: origin } });
+    try {
+      const { token } = await registerUser(t.app);
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/uploads/0123456789abcdef0123456789abcdef',
+        headers: {
+          origin,
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers':
+            'authorization,tus-resumable,upload-offset,content-type',
+        },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers['access-control-allow-methods']).toContain('PATCH');
+      expect(preflight.headers['access-control-allow-headers']).toContain('upload-offset');
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/uploads',
+        headers: { origin, 'tus-resumable': '1.0.0', 'upload-length': '10', ...bearer(token) },
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.headers['access-control-allow-origin']).toBe(origin);
+      expect(String(created.headers['access-control-expose-headers'])).toMatch(/location/i);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('an upload’s place on disk', () => {
   it('counts a user’s uploads in their disk allowance while they live', async () => {
     const t = await createTestApp('sqlite', { env: { RESULT_DISK_PER_USER: '5' } });
