@@ -224,6 +224,32 @@ describe('resumable uploads', () => {
     },
   );
 
+  it('refuses bytes from another offset (409), past the declared length (413), or without Tus-Resumable (412), keeping what it has', async () => {
+    const id = uploadId((await createUpload(t.app, token, 10)).headers.location);
+    expect((await sendBytes(t.app, token, id, 0, Buffer.alloc(4, 1))).statusCode).toBe(204);
+    const wrongOffset = await sendBytes(t.app, token, id, 0, Buffer.alloc(4, 1));
+    expect([wrongOffset.statusCode, wrongOffset.json().error]).toEqual([
+      409,
+      'The upload has 4 bytes; send from Upload-Offset 4',
+    ]);
+    const tooLong = await sendBytes(t.app, token, id, 4, Buffer.alloc(7, 1));
+    expect([tooLong.statusCode, tooLong.json().code]).toEqual([413, 'file_too_large']);
+    const noTus = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/uploads/${id}`,
+      headers: {
+        ...bearer(token),
+        'upload-offset': '4',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: Buffer.alloc(6, 1),
+    });
+    expect(noTus.statusCode).toBe(412);
+    expect(await uploadOffset(t.app, token, id)).toEqual({ status: 200, offset: 4 });
+    const rest = await sendBytes(t.app, token, id, 4, Buffer.alloc(6, 1));
+    expect([rest.statusCode, rest.headers['upload-offset']]).toEqual([204, '10']);
+  });
+
   it('refuses a form with both a file and an upload id', async () => {
     const id = uploadId((await createUpload(t.app, token, 10)).headers.location);
     const res = await postForm(t.app, CONVERT_AUDIO, {

@@ -1,5 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { AppError } from '../../lib/app-error.js';
 import { fileTooLarge } from '../file-limits.js';
@@ -65,6 +68,9 @@ export function uploadStore(dataDir: string) {
     return found.filter((upload) => upload !== undefined);
   }
 
+  /** Uploads a request of this process is writing now: one writer each. */
+  const writing = new Set<string>();
+
   const remove = (id: string) =>
     Promise.all([
       rm(join(directory, id), { force: true }),
@@ -74,6 +80,43 @@ export function uploadStore(dataDir: string) {
   return {
     directory,
     fileStore,
+
+    /**
+     * Writes `body` into the user's upload from `offset`, which must be what the server has
+     * (409 otherwise, as tus says), and returns how many bytes it took. The bytes go straight
+     * from the request to the file, never more than the length declared (413 past it); a body
+     * cut short keeps what arrived, which HEAD then reports.
+     */
+    async append(id: string, userId: string, offset: number, body: Readable): Promise<number> {
+      const upload = await this.owned(id, userId);
+      if (offset !== upload.offset)
+        throw new AppError(
+          409,
+          'validation_failed',
+          `The upload has ${upload.offset} bytes; send from Upload-Offset ${upload.offset}`,
+        );
+      if (writing.has(id))
+        throw new AppError(409, 'validation_failed', 'Another request is writing this upload');
+      writing.add(id);
+      const room = upload.size - upload.offset;
+      let received = 0;
+      const limit = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          done(received > room ? fileTooLarge(upload.size) : null, chunk);
+        },
+      });
+      try {
+        const file = createWriteStream(join(directory, id), { flags: 'r+', start: offset });
+        await pipeline(body, limit, file);
+        return received;
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw new AppError(400, 'validation_failed', 'The upload was interrupted');
+      } finally {
+        writing.delete(id);
+      }
+    },
 
     /** The user's own upload; another user's is as unknown as one never made (404). */
     async owned(id: string, userId: string): Promise<StoredUpload> {
