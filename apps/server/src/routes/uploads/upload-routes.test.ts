@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import { describeEachDatabase } from '../../test/databases.js';
 import { hasFfmpeg } from '../../test/image-fixtures.js';
 import { until, used } from '../../test/jobs.js';
 import { sineWav } from '../../test/media-fixtures.js';
-import { postForm } from '../../test/multipart.js';
+import { leftIn, postForm } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import {
   createUpload,
@@ -43,13 +43,8 @@ async function uploadWhole(t: TestApp, token: string, bytes: Buffer) {
 }
 
 const uploadsDir = (t: TestApp) => join(t.database.options.dataDir, 'uploads');
-const filesIn = (dir: string) => {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-};
+/** The files of the resumable uploads kept now. */
+const uploadFiles = (t: TestApp) => leftIn(t.database.options.dataDir, 'uploads');
 
 describeEachDatabase('file sizes by plan', (kind) => {
   let t: TestApp;
@@ -116,7 +111,7 @@ describeEachDatabase('file sizes by plan', (kind) => {
       );
       expect([batch.statusCode, batch.json().code]).toEqual([413, 'file_too_large']);
       expect(await used(t, token)).toBe(0);
-      expect(filesIn(uploadsDir(t))).toEqual([]);
+      expect(uploadFiles(t)).toEqual([]);
 
       const atLimit = await convert(t, token, { file: song });
       expect(atLimit.statusCode, atLimit.body).toBe(200);
@@ -206,7 +201,7 @@ describe('resumable uploads', () => {
       expect(resumed.headers['content-disposition']).toContain('song.mp3');
       expect(await used(t, token)).toBe(before + 2);
       // The upload became the job's input: it is no longer in the store.
-      expect(filesIn(uploadsDir(t)).filter((name) => name.startsWith(id))).toEqual([]);
+      expect(uploadFiles(t).filter((name) => name.startsWith(id))).toEqual([]);
     },
   );
 
@@ -317,8 +312,8 @@ describe('an upload’s place on disk', () => {
       const { token } = await registerUser(t.app);
       const id = uploadId((await createUpload(t.app, token, 1000)).headers.location);
       expect((await sendBytes(t.app, token, id, 0, Buffer.alloc(400, 1))).statusCode).toBe(204);
-      expect(filesIn(uploadsDir(t)).sort()).toEqual([id, `${id}.json`]);
-      await until(() => filesIn(uploadsDir(t)).length === 0, 'the abandoned upload to go');
+      expect(uploadFiles(t).sort()).toEqual([id, `${id}.json`]);
+      await until(() => uploadFiles(t).length === 0, 'the abandoned upload to go');
       expect((await uploadOffset(t.app, token, id)).status).toBe(404);
     } finally {
       await t.close();
@@ -373,8 +368,8 @@ describe.skipIf(!canMount || !hasFfmpeg)('a disk without room (an 8 MB tmpfs as 
     const form = await convert(t, token, { file: big });
     expect([form.statusCode, form.json().code]).toEqual([507, 'insufficient_storage']);
     expect(await used(t, token)).toBe(0);
-    expect(filesIn(join(disk!.dir, 'uploads'))).toEqual([]);
-    expect(filesIn(join(disk!.dir, 'jobs'))).toEqual([]);
+    expect(leftIn(disk!.dir, 'uploads')).toEqual([]);
+    expect(leftIn(disk!.dir, 'jobs')).toEqual([]);
 
     const fits = await convert(t, token, { file: song });
     expect(fits.statusCode, fits.body).toBe(200);
