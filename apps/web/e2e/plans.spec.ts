@@ -10,6 +10,7 @@ import {
   rotateFromPage,
   signUp,
   uniqueEmail,
+  whenHydrated,
 } from './helpers';
 
 test('a Basic user uses a service 3 times, is refused the 4th, and the dashboard shows 3 of 3', async ({
@@ -129,7 +130,9 @@ async function pickAsVisitor(page: Page, plan: string) {
   const card = page
     .getByTestId('plan-card')
     .filter({ has: page.getByRole('heading', { name: plan }) });
-  await card.getByRole('link', { name: 'Select' }).click();
+  // /plans is drawn by the server: a click before React takes the link over would lose the
+  // plan it carries to the sign-up page (a CI run landed on /dashboard).
+  await (await whenHydrated(card.getByRole('link', { name: 'Select' }))).click();
   await expect(page).toHaveURL(/\/signup$/);
 }
 
