@@ -73,6 +73,18 @@ export const compressFieldsSchema = z.object({
   /** With targetBytes: the dimensions may shrink when no quality down to 50 fits. */
   allowResize: z.enum(['true', 'false']).default('false'),
 });
+/**
+ * The most colours Compress keeps in a PNG at `quality`. PNG has no lossy form: Compress makes a
+ * palette (libimagequant, as TinyPNG and pngquant do) of the fewest colours that reach the
+ * quality, within this size. The size is a PNG bit depth (1, 2, 4 or 8 bits: sharp turns its
+ * `colours` into one), so 256 from quality 7 up, 16 from 2 to 6 and 4 at 1. Shared so the
+ * page's hint states the very number the server encodes with.
+ */
+export function pngPaletteColours(quality: number): number {
+  const wanted = Math.max(2, Math.round((256 * quality) / 100));
+  const bits = [1, 2, 4, 8].find((depth) => 2 ** depth >= wanted) ?? 8;
+  return 2 ** bits;
+}
 /** The largest result of an upscale, in pixels (either method). */
 export const UPSCALE_MAX_RESULT_PIXELS = 64_000_000;
 /**

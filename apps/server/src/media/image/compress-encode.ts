@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Sharp } from 'sharp';
+import { pngPaletteColours } from '@refract/contracts';
+import type { PngOptions, Sharp } from 'sharp';
 import { encodeHeif } from './heif.js';
 import { hasGifsicle, shrinkGif } from './lossy-gif.js';
 import { inImageSlot } from './slots.js';
@@ -30,13 +31,30 @@ export function compressedFormat(
 }
 
 /**
- * Effort settings, measured in bench/compress-speed.bench.mjs against sharp's own defaults
- * (a 9 MB PNG took 45 s at effort 10, an AVIF 29 s for 2.6 MP): each within 2× of
- * sharp's default encode time for the same image.
+ * Effort settings, measured in bench/compress-speed.bench.mjs (a 9 MB PNG took 45 s at effort
+ * 10, an AVIF 29 s for 2.6 MP): the whole tool within 2× of sharp's palette encode of the same
+ * PNG with the same options, and of sharp's default avif(). A palette PNG is many times slower
+ * than sharp's lossless png(); the bench shows that too, and the page says why it is worth it.
  */
 export const PNG_PALETTE_EFFORT = 7;
 export const PNG_DEFLATE_LEVEL = 9;
 export const AVIF_EFFORT = 4;
+
+/**
+ * Compress's PNG at `quality`: always a palette (at 100 too; there is no lossless setting, which
+ * the page says), dithered as sharp does by default. bench/compress-speed.bench.mjs times sharp
+ * with these same options beside the whole tool.
+ */
+export const pngPaletteOptions = (quality: number): PngOptions => ({
+  palette: true,
+  // libimagequant's target: the fewest colours that reach it, which a logo or a flat drawing
+  // shows; a detailed photo needs the whole palette at any quality from 7 up.
+  quality,
+  // Fewer colours at the lowest qualities, where the palette's bit depth can shrink.
+  colours: pngPaletteColours(quality),
+  effort: PNG_PALETTE_EFFORT,
+  compressionLevel: PNG_DEFLATE_LEVEL,
+});
 
 /** Whether `quality` changes this output's size (a TIFF with alpha is stored losslessly). */
 export const isLossy = (format: CompressedFormat, hasAlpha: boolean) =>
@@ -51,15 +69,7 @@ export const isLossy = (format: CompressedFormat, hasAlpha: boolean) =>
 function sharpEncoder(pipeline: Sharp, format: CompressedFormat, quality: number, alpha: boolean) {
   switch (format) {
     case 'png':
-      return pipeline.png({
-        palette: true,
-        quality,
-        // Fewer colours at lower qualities: libimagequant's quality alone barely moves the size
-        // of a photo, which a size target needs.
-        colours: Math.max(2, Math.round((256 * quality) / 100)),
-        effort: PNG_PALETTE_EFFORT,
-        compressionLevel: PNG_DEFLATE_LEVEL,
-      });
+      return pipeline.png(pngPaletteOptions(quality));
     case 'webp':
       return pipeline.webp({ quality, effort: 5 });
     case 'avif':

@@ -1,14 +1,18 @@
 import { Checkbox, Group, NumberInput, Slider, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toolById } from '@refract/contracts';
+import { pngPaletteColours, toolById } from '@refract/contracts';
 import { ToolPage } from '../../../components/tool/tool-page';
 import { useObjectUrl } from '../../../components/tool/use-object-url';
+import { formatNumber } from '../../../lib/format';
 import { CompressComparison } from './compress-comparison';
 import { CompressTarget, targetBytes, type TargetSize } from './compress-target';
 import { FormatNote } from './format-note';
 
 const tool = toolById('compress');
+
+const isPng = (file: File | null) =>
+  file !== null && (file.type === 'image/png' || /\.png$/i.test(file.name));
 
 export function CompressPage() {
   const { t } = useTranslation();
@@ -20,6 +24,10 @@ export function CompressPage() {
   const [target, setTarget] = useState<TargetSize>({ amount: '', unit: 'KB', allowResize: false });
   const [file, setFile] = useState<File | null>(null);
   const originalUrl = useObjectUrl(file);
+  const pngHintId = useId();
+  // A PNG kept as PNG: the slider picks a palette, not a lossy strength, and it is slower than a
+  // plain PNG; said before running so neither the colours nor the wait surprise.
+  const pngHint = keepFormat && isPng(file);
   return (
     <ToolPage
       tool={tool}
@@ -61,8 +69,14 @@ export function CompressPage() {
               value={quality}
               onChange={setQuality}
               thumbLabel={t('compress.quality', { quality })}
+              thumbProps={pngHint ? { 'aria-describedby': pngHintId } : undefined}
               mt="xs"
             />
+            {pngHint && (
+              <Text id={pngHintId} size="xs" c="dimmed" mt="sm">
+                {t('compress.pngHint', { colours: formatNumber(pngPaletteColours(quality)) })}
+              </Text>
+            )}
           </div>
           <Group grow>
             <NumberInput
