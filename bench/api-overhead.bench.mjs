@@ -1,5 +1,5 @@
 // API throughput with autocannon at 50 connections: a bare node:http server answering the
-// same JSON as the plans endpoint, GET /api/subscriptions/plans (public, from the database)
+// same JSON as each endpoint, GET /api/subscriptions/plans (public, from the database)
 // and GET /api/user/stats as a signed-in user (token check, plan, period and usage queries).
 // The server runs as users start it (`npm start`, log level info by default), and
 // the log level being a setting, each Refract row is also measured on a second server with
@@ -31,51 +31,83 @@ const token = await lib.signUp(refract.base, 'api-bench@example.com');
 const silentToken = await lib.signUp(silent.base, 'api-bench@example.com');
 const metered = await lib.startRefract(lib.port(8), { METRICS_TOKEN });
 const meteredToken = await lib.signUp(metered.base, 'api-bench@example.com');
-const plans = await (await fetch(`${refract.base}/api/subscriptions/plans`)).text();
-
+// The bare servers answer each endpoint's own JSON, as Refract sends it, so every ratio
+// compares the same bytes: /health, /plans and /stats by path.
+const bodies = {
+  health: await (await fetch(`${refract.base}/api/health`)).text(),
+  plans: await (await fetch(`${refract.base}/api/subscriptions/plans`)).text(),
+  stats: await (
+    await fetch(`${refract.base}/api/user/stats`, { headers: { authorization: `Bearer ${token}` } })
+  ).text(),
+};
 const bare = await lib.startBareServer(
   lib.port(6),
   `(req, res) => {
+    const body = JSON.parse(process.env.BODIES)[req.url.slice(1)] ?? '{}';
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(process.env.BODY);
+    res.end(body);
   }`,
-  { BODY: plans },
+  { BODIES: JSON.stringify(bodies) },
 );
+// Fastify alone, with health's JSON and no logger: what the framework costs before anything
+// of ours runs (the floor under every Refract row).
+const fastify = await lib.startBareFastify(lib.port(9), bodies.health);
 
 const targets = {
-  bare: { label: 'bare node:http, the same JSON', url: bare.url },
+  bareHealth: { label: "bare node:http, health's JSON", url: `${bare.url}health` },
+  barePlans: { label: "bare node:http, the plans' JSON", url: `${bare.url}plans` },
+  bareStats: { label: "bare node:http, the stats' JSON", url: `${bare.url}stats` },
+  fastify: {
+    label: "bare Fastify (no logger), health's JSON",
+    url: fastify.url,
+    bare: 'bareHealth',
+  },
   // No database and no sign-in: what the framework and our per-request plumbing cost.
   health: {
     label: 'GET /api/health (no database)',
     url: `${refract.base}/api/health`,
-    goal: 0.7,
+    bare: 'bareHealth',
+    goal: 0.8,
   },
   plans: {
     label: 'GET /api/subscriptions/plans',
     url: `${refract.base}/api/subscriptions/plans`,
+    bare: 'barePlans',
     goal: 0.6,
   },
   stats: {
     label: 'GET /api/user/stats, Bearer token of a Basic user',
     url: `${refract.base}/api/user/stats`,
     headers: { authorization: `Bearer ${token}` },
+    bare: 'bareStats',
     goal: 0.3,
   },
-  healthSilent: { label: '/api/health, LOG_LEVEL=silent', url: `${silent.base}/api/health` },
+  healthSilent: {
+    label: '/api/health, LOG_LEVEL=silent',
+    url: `${silent.base}/api/health`,
+    bare: 'bareHealth',
+  },
   plansSilent: {
     label: 'plans, LOG_LEVEL=silent',
     url: `${silent.base}/api/subscriptions/plans`,
+    bare: 'barePlans',
   },
   statsSilent: {
     label: 'stats, LOG_LEVEL=silent',
     url: `${silent.base}/api/user/stats`,
     headers: { authorization: `Bearer ${silentToken}` },
+    bare: 'bareStats',
   },
-  healthMetrics: { label: 'health, metrics on', url: `${metered.base}/api/health` },
+  healthMetrics: {
+    label: 'health, metrics on',
+    url: `${metered.base}/api/health`,
+    bare: 'bareHealth',
+  },
   statsMetrics: {
     label: 'stats, metrics on',
     url: `${metered.base}/api/user/stats`,
     headers: { authorization: `Bearer ${meteredToken}` },
+    bare: 'bareStats',
   },
 };
 const loads = [];
@@ -123,6 +155,7 @@ await refract.stop();
 await silent.stop();
 await metered.stop();
 bare.stop();
+fastify.stop();
 
 /**
  * What the onResponse hook adds to every request when metrics are on: one Histogram.observe with
@@ -155,8 +188,11 @@ function observeNs() {
 const observe = observeNs();
 
 const rps = (name) => runs[name].reduce((sum, r) => sum + r.requests.average, 0) / ROUNDS;
-/** Each round's ratio of `name` to `to` (the bare server's run, or another row's) in that round. */
-const ratios = (name, to = 'bare') =>
+/**
+ * Each round's ratio of `name` to `to` in that round: by default the bare server answering the
+ * same JSON (a bare row is its own 1.00), or another row.
+ */
+const ratios = (name, to = targets[name].bare ?? name) =>
   runs[name].map((r, i) => r.requests.average / runs[to][i].requests.average);
 const ratioToBare = (name) => lib.median(ratios(name));
 const p99 = (name) => Math.max(...runs[name].map((r) => r.latency.p99));
@@ -186,7 +222,7 @@ lib.writeResults(
 
 ${lib.measuredOn()}
 
-autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per endpoint (after 2 s of warm-up); req/s is the mean of the rounds, p99 the worst; the ratio is the median (lowest–highest) of each round's ratio to bare node:http in the same round. SQLite database. The three Refract servers are started by \`scripts/start.sh\` (\`npm start\`) at the defaults, logging to a file; the second with LOG_LEVEL=silent, the third with METRICS_TOKEN (32 random characters) and scraped every ${SCRAPE_EVERY_MS / 1000} s. Load average after each round: ${loads.join(', ')}.
+autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per endpoint (after 2 s of warm-up); req/s is the mean of the rounds, p99 the worst; the ratio is the median (lowest–highest) of each round's ratio to bare node:http answering the same JSON (the endpoint's own answer, by path) in the same round. SQLite database. The three Refract servers are started by \`scripts/start.sh\` (\`npm start\`) at the defaults, logging to a file; the second with LOG_LEVEL=silent, the third with METRICS_TOKEN (32 random characters) and scraped every ${SCRAPE_EVERY_MS / 1000} s. Load average after each round: ${loads.join(', ')}.
 
 | endpoint | req/s | p99 ms | non-2xx or errors | ratio to bare | goal |
 |---|---|---|---|---|---|

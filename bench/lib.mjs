@@ -47,7 +47,7 @@ export async function startRefract(port, env = {}, nodeArgs = []) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      ...(nodeArgs.length > 0 ? { NODE_OPTIONS: nodeArgs.join(' ') } : {}),
+      ...(nodeArgs.length > 0 ? { NODE_FLAGS: nodeArgs.join(' ') } : {}),
       ...env,
     },
     stdio: ['ignore', log, 'inherit'],
@@ -102,11 +102,28 @@ const post = (url, body, token) =>
  * generator), built from `handler`'s source (`(req, res) => …`); resolves once it answers.
  */
 export async function startBareServer(port, handler, env = {}) {
-  const child = spawn(
-    process.execPath,
-    ['-e', `require('node:http').createServer(${handler}).listen(${port}, '127.0.0.1')`],
-    { env: { ...process.env, ...env } },
+  return startScript(
+    port,
+    `require('node:http').createServer(${handler}).listen(${port}, '127.0.0.1')`,
+    env,
   );
+}
+
+/** Fastify alone in a process of its own, answering every GET with `body` as JSON; no logger. */
+export async function startBareFastify(port, body) {
+  return startScript(
+    port,
+    `const app = require(${JSON.stringify(join(root, 'node_modules/fastify'))})();
+    app.get('/*', (req, reply) => reply.type('application/json').send(process.env.BODY));
+    app.post('/*', (req, reply) => reply.send('{}'));
+    app.listen({ port: ${port}, host: '127.0.0.1' });`,
+    { BODY: body },
+  );
+}
+
+/** Runs `code` in a node process of its own; resolves once something answers on the port. */
+async function startScript(port, code, env) {
+  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, ...env } });
   const url = `http://127.0.0.1:${port}/`;
   while (
     !(await fetch(url, { method: 'POST' }).then(

@@ -28,4 +28,6 @@ case "${LD_PRELOAD:-}" in
     ;;
 esac
 
-exec node --require ./apps/server/dist/thread-pool.cjs "$entry"
+# NODE_FLAGS: flags Node refuses in NODE_OPTIONS (--cpu-prof, for bench/api-profile.mjs).
+# shellcheck disable=SC2086
+exec node ${NODE_FLAGS:-} --require ./apps/server/dist/thread-pool.cjs "$entry"

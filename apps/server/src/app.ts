@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type RouteOptions } from 'fastify';
+import { pino } from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context.js';
 import {
@@ -72,7 +73,11 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED, censor: '[redacted]' },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Written behind the answer, not during it: a synchronous write to stdout for each
+      // request's line cost a signed-in request a tenth of its time. At rest each line still
+      // goes out at once; under load the lines waiting are written together; what is pending
+      // is written when the process exits (pino flushes it).
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,

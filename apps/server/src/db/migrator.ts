@@ -19,6 +19,7 @@ import * as m017 from './migrations/017-tracked-uses.js';
 import * as m018 from './migrations/018-checkout-links.js';
 import * as m019 from './migrations/019-plan-file-sizes.js';
 import * as m020 from './migrations/020-job-request-ids.js';
+import * as m021 from './migrations/021-account-versions.js';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018-checkout-links': m018,
   '019-plan-file-sizes': m019,
   '020-job-request-ids': m020,
+  '021-account-versions': m021,
 };
 
 /** `schema` (PostgreSQL) keeps the migration bookkeeping beside the tables it describes. */

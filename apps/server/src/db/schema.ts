@@ -23,6 +23,8 @@ export interface UsersTable {
   session_epoch: number;
   /** Set while an admin has suspended the account: no sign-in, no keys, no sessions. */
   suspended_at: string | null;
+  /** Bumped by triggers on every write to the user's subscription or usage (migration 021). */
+  account_version: ColumnType<number, never, never>;
   created_at: string;
   updated_at: string;
 }

@@ -134,7 +134,17 @@ export function registerAuth(
     await guard(request);
   }
 
-  const guards = new Set<unknown>([guardRoute, ...Object.values(GUARDS)]);
+  /**
+   * `optionalUser` for a visitor without a session (the health check, the plans page) answers
+   * at once, as a callback hook: no promise and no extra turn of the event loop on the
+   * requests that need nothing checked.
+   */
+  function optionalUserHook(request: FastifyRequest, _reply: unknown, done: () => void) {
+    if (credentialOf(request)?.kind !== 'session') return done();
+    GUARDS.optionalUser(request).then(() => done(), done);
+  }
+
+  const guards = new Set<unknown>([guardRoute, optionalUserHook, ...Object.values(GUARDS)]);
   app.addHook('onRoute', (route: RouteOptions) => {
     const hooks = [route.onRequest ?? []].flat();
     // Fastify derives a HEAD route from each GET with the GET's hooks: add the guard once.
@@ -144,7 +154,12 @@ export function registerAuth(
     if (access === 'public') return;
     // The level's own guard when declared; otherwise one that reads the level at request time
     // (a plugin's scope may declare it after this hook) and refuses when there is none.
-    const guard = access && Object.hasOwn(GUARDS, access) ? GUARDS[access] : guardRoute;
+    const guard =
+      access === 'optionalUser'
+        ? optionalUserHook
+        : access && Object.hasOwn(GUARDS, access)
+          ? GUARDS[access]
+          : guardRoute;
     route.onRequest = [guard, ...hooks];
   });
 }

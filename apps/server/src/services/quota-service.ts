@@ -20,6 +20,7 @@ import type { Charge, UsageRepository } from '../db/repositories/usage-repositor
 import type { OwedWrites } from '../lib/owed-writes.js';
 import { billingPeriod, calendarMonth, type Period } from './quota-period.js';
 import { applyDueChange } from './payments/plan-changes.js';
+import { accountFigures } from './account-figures.js';
 
 /** What a user may use now: their plan, the current period and a quota per service. */
 export interface Entitlement {
@@ -60,6 +61,8 @@ export function quotaService(
   /** The server's largest files; without them (tests of quotas alone), the plans' own. */
   ceilings: FileCeilings = { image: Infinity, media: Infinity },
 ) {
+  const remembered = accountFigures();
+
   async function planBySlug(slug: string): Promise<PlanWithQuotas> {
     const plan = await plans.findBySlug(slug);
     if (!plan) throw new Error(`The ${slug} plan is missing; it is seeded at start-up`);
@@ -72,9 +75,17 @@ export function quotaService(
    * the calendar month in UTC.
    */
   async function entitlement(user: UserRow, now = clock()): Promise<Entitlement> {
-    const subscription =
-      (await applyDueChange(plans, subscriptions, await subscriptions.findByUser(user.id), now)) ??
-      null;
+    const subscription = await remembered.subscription(
+      user,
+      now,
+      async () =>
+        (await applyDueChange(
+          plans,
+          subscriptions,
+          await subscriptions.findByUser(user.id),
+          now,
+        )) ?? null,
+    );
     const active = subscription && new Date(subscription.end_date) > now ? subscription : null;
     const subscribedPlan =
       active && !user.is_admin ? await plans.findById(active.plan_id) : undefined;
@@ -211,7 +222,10 @@ export function quotaService(
 
     async stats(user: UserRow): Promise<UserStats> {
       const e = await entitlement(user);
-      const used = await usage.usedInPeriod(user.id, e.period.start.toISOString());
+      const periodStart = e.period.start.toISOString();
+      const used = await remembered.used(user, periodStart, () =>
+        usage.usedInPeriod(user.id, periodStart),
+      );
       const rows = SERVICES.map((service) => {
         const quota = e.quotaFor(service);
         const u = used.get(service) ?? 0;

@@ -155,5 +155,34 @@ describeEachDatabase('usage API', (kind) => {
     it('needs a signed-in user', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/api/user/stats' })).statusCode).toBe(401);
     });
+
+    // The figures are kept in memory between reads; a write made anywhere (here by a quota
+    // service of its own, as another process would, or by hand in SQL) shows at the next read.
+    it('shows what another process charged or changed at the next read', async () => {
+      const { token, user } = await registerUser(t.app);
+      const stats = async () =>
+        userStatsSchema.parse(
+          (
+            await t.app.inject({ method: 'GET', url: '/api/user/stats', headers: bearer(token) })
+          ).json(),
+        );
+      const used = async () =>
+        (await stats()).usage.find((u) => u.service === 'optimize-compress')!.used;
+      expect(await used()).toBe(0);
+      expect(await used()).toBe(0);
+      await spend(t.database.db, user._id, 'optimize-compress', 1);
+      expect(await used()).toBe(1);
+      await t.database.db
+        .updateTable('usage_counters')
+        .set({ used: 3 })
+        .where('user_id', '=', user._id)
+        .where('service', '=', 'optimize-compress')
+        .execute();
+      expect(await used()).toBe(3);
+      await subscribe(t.database.db, user._id, 'developer');
+      expect((await stats()).plan.name).toBe('Developer');
+      await t.database.db.deleteFrom('subscriptions').where('user_id', '=', user._id).execute();
+      expect((await stats()).plan.name).toBe('Basic');
+    });
   });
 });
