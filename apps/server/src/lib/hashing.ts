@@ -1,15 +1,24 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+
+/**
+ * argon2 is loaded on the first password hashed or checked: its native addon and its code
+ * cost the server some 3 MB from start-up on, and most requests (API keys, sessions) never
+ * hash a password.
+ */
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 // Algorithm.Argon2id; the package's const enum cannot be imported under verbatimModuleSyntax.
 const ARGON2ID = 2;
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
-export function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string): Promise<string> {
+  const { hash } = await loadArgon2();
   return hash(secret, { algorithm: ARGON2ID });
 }
 
 export async function verifySecret(hashed: string, secret: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
   try {
     return await verify(hashed, secret);
   } catch {

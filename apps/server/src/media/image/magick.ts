@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MagickFormat as MagickFormatEnum } from '@imagemagick/magick-wasm';
 import { AppError } from '../../lib/app-error.js';
@@ -60,7 +60,6 @@ const answer = (data) => {
   parentPort.postMessage({ result }, [result.buffer]);
 };
 m.initializeImageMagick(workerData.wasm).then(() => {
-  if (task === 'version') return parentPort.postMessage({ result: m.Magick.imageMagickVersion });
   m.ResourceLimits.width = 16384n;
   m.ResourceLimits.height = 16384n;
   m.ResourceLimits.area = BigInt(maxPixels);
@@ -107,15 +106,40 @@ async function inWorker(
   }
 }
 
-/** ImageMagick's version line, read in a worker like every other task (for /api/health). */
+/** The version line's start in the .wasm's data: what `Magick.imageMagickVersion` returns. */
+const VERSION_LINE = Buffer.from('ImageMagick ');
+const CHUNK = 64 * 1024;
+
+/**
+ * ImageMagick's version line (for /api/health), read from the .wasm's data, a chunk at a time.
+ * Starting ImageMagick to ask it (a worker compiling 15 MB of WebAssembly, the bytes read and
+ * copied for it) left some 20–40 MB of freed memory in the idle server for seconds after
+ * start-up, for a line the file holds as text. The formats that need ImageMagick start it.
+ */
 export async function magickVersion(): Promise<string> {
-  return runWorkerTask<string>(
-    WORKER,
-    // The bytes, not the shared compiled module: the worker compiles its own and takes it
-    // away with it, so start-up leaves nothing of ImageMagick in this process.
-    { task: 'version', module: MODULE, wasm: await readFile(WASM) },
-    { timeoutMs: TIME_LIMIT_MS, heapMb: 256 },
-  );
+  const file = await open(WASM);
+  try {
+    const buffer = Buffer.alloc(CHUNK + 256);
+    let kept = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, kept, CHUNK);
+      const end = kept + bytesRead;
+      for (let at = buffer.indexOf(VERSION_LINE); at !== -1 && at < end;) {
+        const stop = buffer.indexOf(0, at);
+        const line = buffer.toString('latin1', at, stop === -1 || stop > end ? end : stop);
+        // A match cut by the chunk's end is read again whole with the next chunk.
+        if (/^ImageMagick \d+\.\d+\.\d+\S* /.test(line) && stop !== -1 && stop < end) return line;
+        if (stop === -1 || stop >= end) break;
+        at = buffer.indexOf(VERSION_LINE, at + 1);
+      }
+      if (bytesRead === 0) throw new Error('no ImageMagick version in its .wasm');
+      // The last 256 bytes go first in the next chunk: a line that straddles two is read whole.
+      kept = Math.min(end, 256);
+      buffer.copy(buffer, 0, end - kept, end);
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /**
