@@ -17,6 +17,9 @@ export interface NewUser {
 }
 
 export function usersRepository(db: Kysely<Database>) {
+  // Read on every signed-in request (the sign-in): built and compiled once, its id the one
+  // parameter: building and compiling it each time was about a twentieth of a stats request.
+  const byId = db.selectFrom('users').selectAll().where('id', '=', '').compile();
   return {
     /** Inserts a user; throws a unique violation (see db/unique-violation.ts) for a taken email. */
     async create(user: NewUser): Promise<UserRow> {
@@ -41,8 +44,8 @@ export function usersRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
     },
 
-    findById(id: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    async findById(id: string): Promise<UserRow | undefined> {
+      return (await db.executeQuery<UserRow>({ ...byId, parameters: [id] })).rows[0];
     },
 
     findByEmail(email: string): Promise<UserRow | undefined> {

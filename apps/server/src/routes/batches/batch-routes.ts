@@ -188,9 +188,8 @@ export const batchRoutes =
         },
       },
       async (request) => {
-        const batch = await batches.owned(request.user!, request.params.id);
-        await batches.cancel(batch);
-        return batches.describe(batch);
+        await batches.cancel(await batches.owned(request.user!, request.params.id));
+        return batches.describe(await batches.owned(request.user!, request.params.id));
       },
     );
   };

@@ -236,9 +236,9 @@ export function batchService(deps: {
       return batch;
     },
 
+    /** The batch as `batch` (a row just read) and its files now say: what a poll reads. */
     async describe(batch: BatchRow): Promise<Batch> {
-      const fresh = (await batches.find(batch.id)) ?? batch;
-      return describeBatch(fresh, await batches.files(batch.id));
+      return describeBatch(batch, await batches.files(batch.id));
     },
 
     /** Files not yet done are cancelled (their uses given back, as for any job); done ones stay. */
