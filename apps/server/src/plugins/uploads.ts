@@ -29,6 +29,9 @@ export interface Upload {
 /** The text field that names a resumable upload instead of sending the file. */
 export const UPLOAD_ID_FIELD = 'upload';
 
+/** Room for the multipart boundaries and a tool's fields around the file or files themselves. */
+export const FORM_OVERHEAD_BYTES = 1024 * 1024;
+
 /** A second file part a tool takes (e.g. a logo), with its own, smaller size limit. */
 export interface ExtraFile {
   field: string;

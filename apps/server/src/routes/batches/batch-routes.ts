@@ -10,6 +10,7 @@ import {
 } from '@refract/contracts';
 import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
+import { FORM_OVERHEAD_BYTES } from '../../plugins/uploads.js';
 import { streamEvents } from '../../lib/server-sent-events.js';
 import type { BatchService } from '../../services/batches/batch-service.js';
 import type { Services } from '../../services/services.js';
@@ -19,8 +20,6 @@ import { receiveBatch, tooManyBytes, tooManyFiles, type BatchLimits } from './re
 
 const params = z.object({ id: z.string().max(64) });
 const fileParams = params.extend({ index: z.coerce.number().int().min(0).max(100_000) });
-/** Room for the multipart boundaries and the tool's fields around the files themselves. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 /** The batch path of a tool: /api/convert → /api/batch/convert. */
 export const batchPath = (toolPath: string) => toolPath.replace(/^\/api\//, '/api/batch/');

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { givenBack, quotaHeaders } from '../../lib/quota-headers.js';
 import { join } from 'node:path';
 import { toolById } from '@refract/contracts';
-import { receiveUpload } from '../../plugins/uploads.js';
+import { FORM_OVERHEAD_BYTES, receiveUpload } from '../../plugins/uploads.js';
 import { fileCeilings, fileTooLarge } from '../../services/file-limits.js';
 import { holdRoom } from '../../services/uploads/disk-room.js';
 import type { UploadStore } from '../../services/uploads/upload-store.js';
@@ -15,9 +15,6 @@ import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { downloadHeaders } from './metered.js';
 import { parseToolFields, withApplied } from './tool-fields.js';
 import { toolDocs } from './tool-docs.js';
-
-/** Room for the multipart boundaries and the tool's fields around the file itself. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 const jobAcceptedSchema = z.object({ jobId: z.string() });
 
