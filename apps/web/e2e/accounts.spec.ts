@@ -69,12 +69,14 @@ test('guards send visitors to login and back after signing in', async ({ strictP
   await expect(page).toHaveURL(/\/rotate$/);
   await expect(page.getByText('Running it asks you to log in or sign up')).toBeVisible();
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login$/);
+  // Where to go once signed in is in the address: a reload keeps it.
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
   const email = unique();
   await signUp(page, email, 'guard password 1');
   await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
   await page.goto('/payment-history');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fpayment-history$/);
+  await page.reload();
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill('guard password 1');
   await page.getByRole('button', { name: 'Log in' }).click();

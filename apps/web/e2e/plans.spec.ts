@@ -10,7 +10,6 @@ import {
   rotateFromPage,
   signUp,
   uniqueEmail,
-  whenHydrated,
 } from './helpers';
 
 test('a Basic user uses a service 3 times, is refused the 4th, and the dashboard shows 3 of 3', async ({
@@ -130,16 +129,12 @@ async function pickAsVisitor(page: Page, plan: string) {
   const card = page
     .getByTestId('plan-card')
     .filter({ has: page.getByRole('heading', { name: plan }) });
-  // /plans is drawn by the server: a click before React takes the link over would lose the
-  // plan it carries to the sign-up page (a CI run landed on /dashboard).
-  await (await whenHydrated(card.getByRole('link', { name: 'Select' }))).click();
-  await expect(page).toHaveURL(/\/signup$/);
+  await card.getByRole('link', { name: 'Select' }).click();
+  await expect(page).toHaveURL(/\/signup\?next=%2Fsubscribe%3FplanId%3D/);
 }
 
-test('a visitor who picks Business signs up and lands on its checkout; a new account is greeted as new', async ({
-  strictPage: page,
-}) => {
-  await pickAsVisitor(page, 'Business');
+/** The sign-up form, filled and sent. */
+async function signUpWithForm(page: Page) {
   await field(page, 'Name').fill('Marie Curie');
   await field(page, 'Email').fill(uniqueEmail());
   await field(page, 'Password').fill('funnel password 1');
@@ -147,6 +142,28 @@ test('a visitor who picks Business signs up and lands on its checkout; a new acc
   await field(page, 'What is your favorite book?').fill('Middlemarch');
   await field(page, 'What is your favorite meal?').fill('Ratatouille');
   await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+// /plans is drawn by the server, so a visitor on a slow phone can follow Select before the app
+// has started: the plan travels in the link's address, not in the app's memory.
+test('a Select followed before any script has run keeps the plan through sign-up to its checkout', async ({
+  page,
+}) => {
+  const scripts = /\/assets\/.*\.js$/;
+  await page.route(scripts, (route) => route.abort());
+  await pickAsVisitor(page, 'Business');
+  await page.unroute(scripts);
+  await page.reload();
+  await signUpWithForm(page);
+  const business = await planId(page, 'Business');
+  await expect(page).toHaveURL(`/subscribe?planId=${encodeURIComponent(business)}`);
+});
+
+test('a visitor who picks Business signs up and lands on its checkout; a new account is greeted as new', async ({
+  strictPage: page,
+}) => {
+  await pickAsVisitor(page, 'Business');
+  await signUpWithForm(page);
   const business = await planId(page, 'Business');
   await expect(page).toHaveURL(`/subscribe?planId=${encodeURIComponent(business)}`);
   await expect(page.getByRole('button', { name: /pay|subscribe/i }).first()).toBeVisible();
@@ -166,7 +183,7 @@ test('a visitor who picks Developer and logs in from the sign-up page lands on i
   const { email, password } = await accountThroughApi(page);
   await pickAsVisitor(page, 'Developer');
   await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsubscribe%3FplanId%3D/);
   // The sign-up form, with its own Email field, stays on screen while the log-in page loads.
   await expect(page.getByRole('heading', { name: 'Log in', level: 1 })).toBeVisible();
   await field(page, 'Email').fill(email);

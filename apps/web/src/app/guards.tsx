@@ -2,7 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { landingFor, useSession } from '../lib/session/session-context';
+import { landingFor, nextIn, signInPage, useSession } from '../lib/session/session-context';
 import { checkoutKeyIn } from '../lib/checkout-link';
 
 export function FullPageSpinner() {
@@ -28,7 +28,7 @@ export function Guard({ access, children }: { access: Access; children: ReactNod
   if (loading) return <FullPageSpinner />;
   if (access === 'anyone') return children;
   if (!user)
-    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+    return <Navigate to={signInPage('/login', location.pathname + location.search)} replace />;
   if (access === 'admin' && !user.isAdmin) return <Navigate to="/login" replace />;
   if (access === 'user' && user.isAdmin) return <Navigate to="/admin" replace />;
   return children;
@@ -46,8 +46,8 @@ export function SignedInOrCheckoutLink({ children }: { children: ReactNode }) {
 /** Login and sign-up are for visitors: a signed-in user is sent home. */
 export function VisitorOnly({ children }: { children: ReactNode }) {
   const { loading, user } = useSession();
-  const from = (useLocation().state as { from?: unknown } | null)?.from;
+  const next = nextIn(useLocation().search);
   if (loading) return <FullPageSpinner />;
-  if (user) return <Navigate to={landingFor(user, from)} replace />;
+  if (user) return <Navigate to={landingFor(user, next)} replace />;
   return children;
 }

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Divider, Group, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { SignInState } from '../lib/session/session-context';
+import { signInPage } from '../lib/session/session-context';
 import { useTranslation } from 'react-i18next';
 import {
   billingCyclesOffered,
@@ -38,8 +38,7 @@ export function PlanCard({
   const subscribeTo = `/subscribe?planId=${encodeURIComponent(plan._id)}`;
   // A visitor signs up first (or logs in from there); a paid plan's choice goes along, and its
   // checkout opens once they are in.
-  const target = user ? subscribeTo : '/signup';
-  const choice: SignInState | undefined = user || free ? undefined : { from: subscribeTo };
+  const target = user ? subscribeTo : signInPage('/signup', free ? undefined : subscribeTo);
   return (
     <Card
       data-testid="plan-card"
@@ -105,7 +104,6 @@ export function PlanCard({
         <Button
           component={Link}
           to={target}
-          state={choice}
           variant={current ? 'light' : 'filled'}
           disabled={current}
           fullWidth

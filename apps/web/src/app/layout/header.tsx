@@ -1,5 +1,6 @@
 import { Box, Burger, Button, Collapse, Container, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { startTransition } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TOOL_GROUPS } from '@refract/contracts';
@@ -64,8 +65,12 @@ export function Header() {
 
   function logout() {
     menu.close();
-    signOut();
-    navigate('/login');
+    // In one transition with the router's own: signed out while still on a signed-in page, its
+    // guard would send the reader to log in with that page as where to go next.
+    startTransition(() => {
+      navigate('/login');
+      signOut();
+    });
   }
 
   const logoutButton = (block?: boolean) => (

@@ -2,23 +2,25 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { landingFor, type SignInState } from '../../lib/session/session-context';
+import { landingFor, nextIn, signInPage } from '../../lib/session/session-context';
 import { AuthCard } from './auth-card';
 import { LoginForm } from './login-form';
 
-interface LoginState extends SignInState {
+interface LoginState {
   notice?: 'passwordReset';
 }
 
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const state = (useLocation().state ?? {}) as LoginState;
+  const location = useLocation();
+  const state = (location.state ?? {}) as LoginState;
+  const next = nextIn(location.search);
 
   return (
     <AuthCard title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       <LoginForm
-        onSignedIn={(user) => navigate(landingFor(user, state.from), { replace: true })}
+        onSignedIn={(user) => navigate(landingFor(user, next), { replace: true })}
         notice={
           state.notice === 'passwordReset' && (
             <Alert color="green" icon={<IconCircleCheck size={18} />} role="status">
@@ -29,7 +31,7 @@ export function LoginPage() {
         footer={
           <Text size="sm" ta="center">
             {t('auth.login.noAccount')}{' '}
-            <Anchor component={Link} to="/signup" state={{ from: state.from }} underline="always">
+            <Anchor component={Link} to={signInPage('/signup', next)} underline="always">
               {t('nav.signup')}
             </Anchor>
           </Text>

@@ -27,16 +27,26 @@ export function homeFor(user: User): string {
   return user.isAdmin ? '/admin' : '/dashboard';
 }
 
+/** A path of this site: one slash, not two (`//host` and `/\\host` are other sites). */
+const SITE_PATH = /^\/(?![/\\])/;
+
 /**
- * What the log-in and sign-up pages are sent with: the page to go to once signed in (where a
- * guard sent the visitor away from, or the checkout of the plan they picked). Each page's link
- * to the other carries it along.
+ * The log-in or sign-up page, with the page to go to once signed in (where a guard sent the
+ * visitor away from, or the checkout of the plan they picked) in its address, `?next=`. In the
+ * address, not in the router's memory: a link followed before the app has started (a visitor
+ * quick on a slow phone) and a reload both keep it. Each page's link to the other carries it.
  */
-export interface SignInState {
-  from?: string;
+export function signInPage(page: '/login' | '/signup', next?: string): string {
+  return next ? `${page}?next=${encodeURIComponent(next)}` : page;
+}
+
+/** The page to go to once signed in, from the log-in or sign-up page's address. */
+export function nextIn(search: string): string | undefined {
+  const next = new URLSearchParams(search).get('next');
+  return next !== null && SITE_PATH.test(next) ? next : undefined;
 }
 
 /** After signing in: back to the page a guard sent a user away from, else their home. */
-export function landingFor(user: User, from: unknown): string {
-  return !user.isAdmin && typeof from === 'string' && from.startsWith('/') ? from : homeFor(user);
+export function landingFor(user: User, next: string | undefined): string {
+  return !user.isAdmin && next !== undefined && SITE_PATH.test(next) ? next : homeFor(user);
 }
