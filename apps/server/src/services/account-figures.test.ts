@@ -34,6 +34,9 @@ describe('account figures kept in memory', () => {
     expect(loads).toBe(1);
     await figures.subscription(user(1), new Date('2026-12-01T00:00:00Z'), load);
     expect(loads).toBe(2);
+    // Read after its end (lapsed): nothing falls due any more, so it is kept.
+    await figures.subscription(user(1), new Date('2026-12-02T00:00:00Z'), load);
+    expect(loads).toBe(2);
   });
 
   it('forgets a load that failed, so the next read tries again', async () => {

@@ -17,7 +17,8 @@ const KEPT_USERS = 10_000;
  * subscription or usage counters, from any process (migration 021), and the sign-in reads the
  * row on every request anyway: so a dashboard or a batch page polling /api/user/stats costs
  * no query for them until something is charged or changed. A subscription is read again once
- * its end has passed, when a scheduled change becomes due.
+ * its end has passed, when a scheduled change becomes due (applying one writes the row, which
+ * moves the version too).
  *
  * The version comes from the row the request signed in with, read before anything is loaded
  * here: what is kept is at least as new as the version it is kept under.
@@ -55,8 +56,13 @@ export function accountFigures() {
       if (kept && now.getTime() < kept.until) return kept.value;
       const entry = { value: shared(load, () => delete figures.subscription), until: Infinity };
       figures.subscription = entry;
+      // Until its end, when a scheduled change falls due; one that has ended already (lapsed,
+      // its change applied by the load) stays as it is.
       void entry.value.then(
-        (row) => (entry.until = row ? new Date(row.end_date).getTime() : Infinity),
+        (row) => {
+          const end = row ? new Date(row.end_date).getTime() : Infinity;
+          entry.until = end > now.getTime() ? end : Infinity;
+        },
         () => undefined,
       );
       return entry.value;
