@@ -20,8 +20,11 @@ case "${LD_PRELOAD:-}" in
       export REFRACT_PRELOADED="$jemalloc"
       # jemalloc gives freed pages back on a timer only with its background thread; without
       # it, only when the process allocates again, so an idle server kept what an upscale had
-      # freed (375 MB 60 s after, against 172 idle; 142 with the thread).
-      export MALLOC_CONF="${MALLOC_CONF:-background_thread:true}"
+      # freed (375 MB 60 s after, against 172 idle; 142 with the thread). Freed pages go back
+      # after 1 s unused rather than jemalloc's 10 s: start-up's garbage (routes compiled, the
+      # engines probed) otherwise held the idle server at 156-171 MB for its first seconds,
+      # against 140 (bench/results/memory.md).
+      export MALLOC_CONF="${MALLOC_CONF:-background_thread:true,dirty_decay_ms:1000}"
     else
       export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
     fi
