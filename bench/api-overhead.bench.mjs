@@ -31,6 +31,12 @@ const token = await lib.signUp(refract.base, 'api-bench@example.com');
 const silentToken = await lib.signUp(silent.base, 'api-bench@example.com');
 const metered = await lib.startRefract(lib.port(8), { METRICS_TOKEN });
 const meteredToken = await lib.signUp(metered.base, 'api-bench@example.com');
+// Another built checkout (an earlier commit, `git worktree add` and `npm run build` there) at
+// its defaults, to compare with in the same rounds: API_COMPARE_DIR=/path, API_COMPARE_LABEL.
+const compareDir = process.env.API_COMPARE_DIR;
+const compareLabel = process.env.API_COMPARE_LABEL ?? compareDir;
+const compare = compareDir ? await lib.startRefract(lib.port(10), {}, [], compareDir) : undefined;
+const compareToken = compare && (await lib.signUp(compare.base, 'api-bench@example.com'));
 // The bare servers answer each endpoint's own JSON, as Refract sends it, so every ratio
 // compares the same bytes: /health, /plans and /stats by path.
 const bodies = {
@@ -42,11 +48,10 @@ const bodies = {
 };
 const bare = await lib.startBareServer(
   lib.port(6),
-  `(req, res) => {
-    const body = JSON.parse(process.env.BODIES)[req.url.slice(1)] ?? '{}';
+  `((bodies) => (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(body);
-  }`,
+    res.end(bodies[req.url.slice(1)] ?? '{}');
+  })(JSON.parse(process.env.BODIES))`,
   { BODIES: JSON.stringify(bodies) },
 );
 // Fastify alone, with health's JSON and no logger: what the framework costs before anything
@@ -82,6 +87,24 @@ const targets = {
     bare: 'bareStats',
     goal: 0.3,
   },
+  ...(compare && {
+    healthCompare: {
+      label: `/api/health, ${compareLabel}`,
+      url: `${compare.base}/api/health`,
+      bare: 'bareHealth',
+    },
+    plansCompare: {
+      label: `plans, ${compareLabel}`,
+      url: `${compare.base}/api/subscriptions/plans`,
+      bare: 'barePlans',
+    },
+    statsCompare: {
+      label: `stats, ${compareLabel}`,
+      url: `${compare.base}/api/user/stats`,
+      headers: { authorization: `Bearer ${compareToken}` },
+      bare: 'bareStats',
+    },
+  }),
   healthSilent: {
     label: '/api/health, LOG_LEVEL=silent',
     url: `${silent.base}/api/health`,
@@ -154,6 +177,7 @@ measuring = undefined;
 await refract.stop();
 await silent.stop();
 await metered.stop();
+await compare?.stop();
 bare.stop();
 fastify.stop();
 
@@ -242,7 +266,17 @@ What metrics cost: each round's req/s on the server with METRICS_TOKEN set (GET 
 |---|---|---|
 ${metricsRow('health', '/api/health')}
 ${metricsRow('stats', 'GET /api/user/stats')}
+${
+  compare
+    ? `
+What changed since ${compareLabel}: each round's req/s on this build over the same endpoint on that build, both at the defaults, median (lowest–highest) of ${ROUNDS} rounds.
 
+| endpoint | this build ÷ ${compareLabel} |
+|---|---|
+${['health', 'plans', 'stats'].map((name) => `| ${targets[name].label} | ${lib.spread(ratios(name, `${name}Compare`))}× |`).join('\n')}
+`
+    : ''
+}
 - **Metrics are off at the defaults.** Only with METRICS_TOKEN (or METRICS_PORT) does the onResponse hook (\`apps/server/src/app.ts\`) put every request in the \`refract_http_request_duration_seconds\` histogram (method, route, status), and GET /metrics exist. So "metrics on ÷ default" is the whole cost of metrics: observing every request, and serving and scraping /metrics every 5 s.
 - **The scrapes:** ${scrapes.length} during the measured rounds (${scrapeFailures.length} failed${scrapeFailures.length ? `: ${[...new Set(scrapeFailures)].join('; ')}` : ''}), ${scrapedDuring('healthMetrics') + scrapedDuring('statsMetrics')} of them while autocannon was on a metrics-on row (${scrapedDuring('healthMetrics')} health, ${scrapedDuring('statsMetrics')} stats); time to the whole answer ${scrapes.length ? `${lib.spread(scrapeMs, 1)} ms` : 'none'}, ${scrapes.length ? `${lib.median(scrapes.map((s) => s.bytes))} bytes` : ''}, timed in the bench's process, which is also running autocannon.
 - **The observation itself:** prom-client's \`Histogram.observe\` with the same three labels and buckets, a fresh labels object per call as the hook builds it, 1e6 calls in a loop, five times, in the bench's process after the servers stopped: ${lib.spread(observe, 0)} ns a call. A request of /api/health took ${healthNs.toFixed(0)} ns of the default server's wall time (1e9 ÷ ${rps('health').toFixed(0)} req/s, the row above; all 50 connections together), so the observation is about ${((observeMedian / healthNs) * 100).toFixed(1)} % of it; a loop keeps its code and data hot, so in a real request it costs somewhat more.

@@ -29,9 +29,10 @@ export const port = (n) => Number(process.env.BENCH_PORT_BASE ?? 47100) + n;
  * the log goes to a file, as it would to journald or a container's log. Only the port, the
  * address and a fresh SQLite database (or `env.DATABASE_URL`) are set, plus `env`: a bench
  * whose subject is a setting passes it there and says so. `nodeArgs` (`--cpu-prof` for a
- * profile) go through NODE_OPTIONS.
+ * profile) go to node itself (start.sh's NODE_FLAGS). `checkout`: another built checkout's
+ * server (an earlier commit, to compare with in the same run).
  */
-export async function startRefract(port, env = {}, nodeArgs = []) {
+export async function startRefract(port, env = {}, nodeArgs = [], checkout = root) {
   // A server left on the port (an earlier run's) would answer the health check below, and the
   // bench would measure it instead of the one it starts.
   const taken = await fetch(`http://127.0.0.1:${port}/api/health`).then(
@@ -41,7 +42,7 @@ export async function startRefract(port, env = {}, nodeArgs = []) {
   if (taken) throw new Error(`port ${port} is already in use: stop what listens there first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'refract-bench-'));
   const log = openSync(join(dataDir, 'server.log'), 'a');
-  const child = spawn('sh', [join(root, 'scripts/start.sh'), 'server'], {
+  const child = spawn('sh', [join(checkout, 'scripts/start.sh'), 'server'], {
     env: {
       ...process.env,
       PORT: String(port),
