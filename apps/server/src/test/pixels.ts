@@ -43,16 +43,27 @@ export function inkCoverage(pixels: Pixels): number {
   return ink / (pixels.width * pixels.height);
 }
 
-/** A photo-like image: noise, so that a blur or an overlay always changes pixels. */
-export const noisePng = (width: number, height: number) =>
-  sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: '#000',
-      noise: { type: 'gaussian', mean: 128, sigma: 50 },
-    },
-  })
+/**
+ * A photo-like image: noise, so that a blur or an overlay always changes pixels. The same
+ * noise every time (a seeded generator; sharp's own noise is new on each call): a test that
+ * measures what a blur leaves of it gets one answer, not one that varies from run to run.
+ */
+export function noisePng(width: number, height: number) {
+  let seed = 0x9e3779b9;
+  const uniform = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 1) {
+    // Gaussian around 128 with sigma 50 (Box-Muller), as sharp's noise was.
+    const gaussian = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+    pixels[i] = Math.max(0, Math.min(255, Math.round(128 + 50 * gaussian)));
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
     .png()
     .toBuffer();
+}
