@@ -36,6 +36,7 @@ for (let round = 0; round < ROUNDS; round += 1)
   for (const [name, env] of Object.entries(CONFIGS)) seconds[name].push(await convertAll(env));
 const [fast, slow] = Object.keys(CONFIGS);
 const ratios = seconds[fast].map((s, i) => seconds[slow][i] / s);
-for (const [name, xs] of Object.entries(seconds)) console.log(`| ${name} | ${lib.spread(xs, 1)} s |`);
+for (const [name, xs] of Object.entries(seconds))
+  console.log(`| ${name} | ${lib.spread(xs, 1)} s |`);
 console.log(`| ratio, 10 s ÷ 1 s, each round | ${lib.spread(ratios, 2)}× |`);
 console.log(`load average after: ${lib.load()}`);
