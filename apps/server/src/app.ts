@@ -73,10 +73,11 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED, censor: '[redacted]' },
-      // Written behind the answer, not during it: a synchronous write to stdout for each
-      // request's line cost a signed-in request a tenth of its time. At rest each line still
-      // goes out at once; under load the lines waiting are written together; what is pending
-      // is written when the process exits (pino flushes it).
+      // Written behind the answer, not during it: no synchronous write to stdout inside each
+      // request. At rest each line still goes out at once; under load the lines waiting are
+      // written together; what is pending is written when the process exits (pino flushes
+      // it). The line as a whole still costs stats about a tenth (info ÷ silent 0.91×,
+      // bench/results/api-overhead.md).
       stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
     logController: new OneLinePerRequest(),
