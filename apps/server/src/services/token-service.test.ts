@@ -43,6 +43,19 @@ describe('token service', () => {
     expect(await tokens.verify(early)).toBeUndefined();
   });
 
+  it('keeps a verified token until it expires, and still refuses its forged neighbours', async () => {
+    let clock = Date.now();
+    const service = tokenService(SECRET, () => clock);
+    const token = await service.sign(claims);
+    expect(await service.verify(token)).toEqual(claims);
+    expect(await service.verify(token)).toEqual(claims);
+    const [header, , signature] = token.split('.') as [string, string, string];
+    const admin = `${header}.${b64({ sub: 'admin', ep: 3, exp: later })}.${signature}`;
+    expect(await service.verify(admin)).toBeUndefined();
+    clock += 7 * 24 * 3600_000;
+    expect(await service.verify(token)).toBeUndefined();
+  });
+
   it.each([
     ['no expiry', { alg: 'HS256' }, { sub: 'u', ep: 0 }],
     ['no subject', { alg: 'HS256' }, { ep: 0, exp: later }],
