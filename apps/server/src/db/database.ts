@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Selectable } from 'kysely';
 import type pg from 'pg';
-import type { Database } from './schema.js';
+import type { Database, UsersTable } from './schema.js';
 import { migrateToLatest } from './migrator.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -12,8 +12,13 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
-  /** The committed version of a cache (a `cache_versions` row); see readCacheVersion. */
+  /** The committed version of a cache (a `cache_versions` row); see committedReads. */
   cacheVersion(name: string): Promise<number | undefined>;
+  /**
+   * A user's committed row, read on every signed-in request; on SQLite only (see
+   * committedReads), PostgreSQL reads it through Kysely like any other row.
+   */
+  committedUser?: (id: string) => Promise<Selectable<UsersTable> | undefined>;
   close(): Promise<void>;
 }
 
@@ -53,13 +58,15 @@ function openSqlite(dataDir: string): Kysely<Database> {
 const sqlitePath = (dataDir: string) => join(dataDir, 'refract.sqlite');
 
 /**
- * Cache versions are read before every answer from memory (plans on every page and quota
- * check), so the read must cost next to nothing. On SQLite it is a synchronous prepared
- * statement on a second, read-only connection: through Kysely it was a third of a plans
- * request's CPU, and on the main connection it could see a write still inside a transaction
- * (WAL: the second connection sees only what is committed). On PostgreSQL it is one query.
+ * Reads made before nearly every answer, so they must cost next to nothing: cache versions
+ * (plans on every page and quota check) and the signed-in user's row (every signed-in request).
+ * On SQLite each is a synchronous prepared statement on a second, read-only connection: through
+ * Kysely the version was a third of a plans request's CPU and the user's row about a seventh of a
+ * stats request's; and on the main connection a read could see a write still inside a
+ * transaction (WAL: the second connection sees only what is committed). On PostgreSQL the version
+ * is one query and the user's row is left to the repository.
  */
-function readCacheVersion(kind: DatabaseKind, db: Kysely<Database>, dataDir: string) {
+function committedReads(kind: DatabaseKind, db: Kysely<Database>, dataDir: string) {
   if (kind === 'postgres') {
     // Compiled once (it runs before every cached read); the name is its one parameter.
     const query = db
@@ -68,7 +75,7 @@ function readCacheVersion(kind: DatabaseKind, db: Kysely<Database>, dataDir: str
       .where('name', '=', '')
       .compile();
     return {
-      read: async (name: string) =>
+      cacheVersion: async (name: string) =>
         (
           await db.executeQuery<{ version: number }>({
             ...query,
@@ -79,11 +86,13 @@ function readCacheVersion(kind: DatabaseKind, db: Kysely<Database>, dataDir: str
     };
   }
   const reader = new SQLite(sqlitePath(dataDir), { readonly: true });
-  const statement = reader
+  const version = reader
     .prepare<[string], number>('SELECT version FROM cache_versions WHERE name = ?')
     .pluck();
+  const user = reader.prepare<[string], Selectable<UsersTable>>('SELECT * FROM users WHERE id = ?');
   return {
-    read: async (name: string) => statement.get(name),
+    cacheVersion: async (name: string) => version.get(name),
+    committedUser: async (id: string) => user.get(id),
     close: () => reader.close(),
   };
 }
@@ -178,13 +187,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     throw err;
   }
   // Opened after migrating: the read-only connection needs the table to exist.
-  const versions = readCacheVersion(kind, db, options.dataDir);
+  const { close, ...reads } = committedReads(kind, db, options.dataDir);
   return {
     db,
     kind,
-    cacheVersion: versions.read,
+    ...reads,
     async close() {
-      versions.close();
+      close();
       await db.destroy();
     },
   };

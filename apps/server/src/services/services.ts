@@ -62,7 +62,7 @@ function attemptLimiters(config: AppContext['config'], log: FastifyBaseLogger) {
 
 /** Wires repositories into services once per app; routes receive the result. */
 export function createServices({ config, database, metrics }: AppContext, log: FastifyBaseLogger) {
-  const users = usersRepository(database.db);
+  const users = usersRepository(database.db, database.committedUser);
   const plans = cachedPlansRepository(database, plansRepository(database.db));
   const subscriptions = subscriptionsRepository(database.db);
   const usage = usageRepository(database.db);

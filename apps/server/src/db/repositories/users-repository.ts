@@ -16,7 +16,15 @@ export interface NewUser {
   mealAnswerHash?: string | null;
 }
 
-export function usersRepository(db: Kysely<Database>) {
+/**
+ * `committedUser` reads a row by id outside Kysely (the database's read-only connection, see
+ * db/database.ts); given only where `db` is the database itself, never a transaction, whose
+ * own writes it would not see.
+ */
+export function usersRepository(
+  db: Kysely<Database>,
+  committedUser?: (id: string) => Promise<UserRow | undefined>,
+) {
   // Read on every signed-in request (the sign-in): built and compiled once, its id the one
   // parameter: building and compiling it each time was about a twentieth of a stats request.
   const byId = db.selectFrom('users').selectAll().where('id', '=', '').compile();
@@ -45,6 +53,7 @@ export function usersRepository(db: Kysely<Database>) {
     },
 
     async findById(id: string): Promise<UserRow | undefined> {
+      if (committedUser) return committedUser(id);
       return (await db.executeQuery<UserRow>({ ...byId, parameters: [id] })).rows[0];
     },
 
