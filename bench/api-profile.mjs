@@ -67,7 +67,7 @@ async function profileOf(name, path, signedIn) {
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   const totals = selfTimeByOwner(JSON.parse(readFileSync(join(dir, file), 'utf8')), loadStarted);
   rmSync(dir, { recursive: true, force: true });
-  const busy = [...totals].filter(([k]) => k !== '(idle)');
+  const busy = [...totals].filter(([k]) => !k.startsWith('(idle)'));
   const sum = busy.reduce((s, [, t]) => s + t, 0);
   const rows = busy
     .sort((a, b) => b[1] - a[1])
