@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
 import { fileCeilings } from '../../services/file-limits.js';
-import { holdRoom } from '../../services/uploads/disk-room.js';
+import { checkRoom } from '../../services/uploads/disk-room.js';
 import type { UploadStore } from '../../services/uploads/upload-store.js';
 
 export const UPLOADS_PATH = '/api/uploads';
@@ -99,7 +99,7 @@ export function uploadRoutes(context: AppContext, services: Services, uploads: U
         'uploads_over_allowance',
         `Your uploads would take more than the ${sizeLabel(ceilings.media)} kept for each user. Finish or delete one first.`,
       );
-    (await holdRoom(config.dataDir, length, await uploads.stillToCome())).release();
+    await checkRoom(config.dataDir, length, await uploads.stillToCome());
     creators.set(request.raw, user.id);
   }
 

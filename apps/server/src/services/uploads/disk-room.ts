@@ -20,10 +20,7 @@ let promised = 0;
  * under way, read off their files). Without room: 507 insufficient_storage, nothing charged.
  */
 export async function holdRoom(dataDir: string, bytes: number, elsewhere = 0) {
-  const needed = 2 * bytes;
-  const disk = await statfs(dataDir);
-  const free = disk.bavail * disk.bsize;
-  if (free - promised - elsewhere < needed) throw insufficientStorage(needed);
+  await checkRoom(dataDir, bytes, elsewhere);
   promised += bytes;
   let held = true;
   return {
@@ -32,4 +29,15 @@ export async function holdRoom(dataDir: string, bytes: number, elsewhere = 0) {
       held = false;
     },
   };
+}
+
+/**
+ * The same check without holding anything: for an upload whose bytes arrive later, in requests
+ * of their own (a resumable upload is counted in `elsewhere` from its file once created).
+ */
+export async function checkRoom(dataDir: string, bytes: number, elsewhere = 0) {
+  const needed = 2 * bytes;
+  const disk = await statfs(dataDir);
+  const free = disk.bavail * disk.bsize;
+  if (free - promised - elsewhere < needed) throw insufficientStorage(needed);
 }
