@@ -60,7 +60,8 @@ export function registerJobTool(
       // before a byte is read, and so is the job's slot.
       const declared = Number(request.headers['content-length']) || 0;
       if (declared > maxBytes + FORM_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
-      const room = await holdRoom(context.config.dataDir, declared, await uploads.stillToCome());
+      const { stillToCome } = await uploads.totals();
+      const room = await holdRoom(context.config.dataDir, declared, stillToCome);
       let opened;
       try {
         opened = await jobs.open(user, tool.id, request.id);

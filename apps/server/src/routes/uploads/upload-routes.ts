@@ -93,13 +93,14 @@ export function uploadRoutes(context: AppContext, services: Services, uploads: U
         'file_too_large',
         `The file is larger than the ${sizeLabel(limit)} your plan takes for audio and video`,
       );
-    if ((await uploads.heldBy(user.id)) + length > ceilings.media)
+    const { heldBy, stillToCome } = await uploads.totals(user.id);
+    if (heldBy + length > ceilings.media)
       throw new AppError(
         413,
         'uploads_over_allowance',
         `Your uploads would take more than the ${sizeLabel(ceilings.media)} kept for each user. Finish or delete one first.`,
       );
-    await checkRoom(config.dataDir, length, await uploads.stillToCome());
+    await checkRoom(config.dataDir, length, stillToCome);
     creators.set(request.raw, user.id);
   }
 

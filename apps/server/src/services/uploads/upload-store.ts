@@ -125,16 +125,19 @@ export function uploadStore(dataDir: string) {
       return upload;
     },
 
-    /** The bytes of the user's uploads, finished or not, while they are kept. */
-    async heldBy(userId: string): Promise<number> {
-      const uploads = await list();
-      return uploads.filter((u) => u.owner === userId).reduce((sum, u) => sum + u.size, 0);
-    },
-
-    /** What the unfinished uploads of every user still have to send. */
-    async stillToCome(): Promise<number> {
-      const uploads = await list();
-      return uploads.reduce((sum, u) => sum + Math.max(0, u.size - u.offset), 0);
+    /**
+     * From one reading of the folder: the bytes of the user's uploads, finished or not, while
+     * they are kept (`heldBy`), and what the unfinished uploads of every user still have to
+     * send (`stillToCome`).
+     */
+    async totals(userId?: string): Promise<{ heldBy: number; stillToCome: number }> {
+      let heldBy = 0;
+      let stillToCome = 0;
+      for (const upload of await list()) {
+        if (upload.owner === userId) heldBy += upload.size;
+        stillToCome += Math.max(0, upload.size - upload.offset);
+      }
+      return { heldBy, stillToCome };
     },
 
     /**
