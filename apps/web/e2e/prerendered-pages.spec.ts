@@ -227,6 +227,36 @@ for (const who of ['visitor', 'signed-in user'] as const) {
   });
 }
 
+for (const how of ['a tap', 'Enter'] as const) {
+  test(`${how} on the dropzone before the app has started opens the file dialog, and the file is taken`, async ({
+    strictPage: page,
+  }) => {
+    // The first script runs; the app itself is held back, as on a slow phone network.
+    const release = await holdBack(page, /\/assets\/start-.*\.js$/);
+    await page.goto('/convert', { waitUntil: 'commit' });
+    // The first script has run once it has asked for the page's own chunks.
+    await page.waitForSelector('link[rel="modulepreload"][href*="convert-page"]', {
+      state: 'attached',
+    });
+    const chooser = page.waitForEvent('filechooser');
+    const dropzone = page.locator('.mantine-Dropzone-root').first();
+    if (how === 'a tap') await dropzone.click();
+    else {
+      await dropzone.focus();
+      await page.keyboard.press('Enter');
+    }
+    await (
+      await chooser
+    ).setFiles({
+      name: 'early.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(DOT_PNG, 'base64'),
+    });
+    release();
+    await expect(page.getByText('early.png').first()).toBeVisible();
+  });
+}
+
 for (const when of ['before the scripts run', 'while the app loads'] as const) {
   test(`words typed and choices made ${when} are kept once React runs`, async ({
     strictPage: page,

@@ -25,7 +25,25 @@ function onChange(event: Event) {
   if (input.files?.length) deliver([...input.files]);
 }
 
+/**
+ * A tap, or Enter or Space, on a prerendered dropzone opens its file input, as the dropzone
+ * does once React runs it: on a slow phone the page shows the dropzone seconds before the app
+ * has started, and a tap then did nothing. Stopped here, so React never replays it once it
+ * hydrates the dropzone (a second file dialog).
+ */
+function onActivate(event: MouseEvent | KeyboardEvent) {
+  if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return;
+  const zone = (event.target as Element | null)?.closest?.('[data-activate-on-click="true"]');
+  const input = zone?.querySelector<HTMLInputElement>('input[type="file"]');
+  if (!input || !heard.has(input) || event.target === input) return;
+  event.preventDefault();
+  event.stopPropagation();
+  input.click();
+}
+
 export function listenForEarlyFiles() {
+  document.addEventListener('click', onActivate, true);
+  document.addEventListener('keydown', onActivate, true);
   // Also on the document, capturing: once hydrateRoot has run, React's listener on #root stops
   // a change in a part of the page not hydrated yet (its chunk still loading) from reaching the
   // input, and drops it. The document hears it first.
@@ -41,6 +59,8 @@ export function listenForEarlyFiles() {
 export function receiveEarlyFiles(onFiles: (files: File[]) => void): () => void {
   // An input React hydrated is its own now: its dropzone hears it, so this stops. One it drew
   // over is out of the page, and stays heard.
+  document.removeEventListener('click', onActivate, true);
+  document.removeEventListener('keydown', onActivate, true);
   document.removeEventListener('change', onChange, true);
   for (const input of heard) {
     if (!input.isConnected) continue;
