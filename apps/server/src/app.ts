@@ -76,8 +76,8 @@ export async function buildApp(context: AppContext, options: BuildOptions = {}) 
       // Written behind the answer, not during it: no synchronous write to stdout inside each
       // request. At rest each line still goes out at once; under load the lines waiting are
       // written together; what is pending is written when the process exits (pino flushes
-      // it). The line as a whole still costs stats about a tenth (info ÷ silent 0.91×,
-      // bench/results/api-overhead.md).
+      // it). The line as a whole still costs stats about an eighth and plans a fifth (info ÷
+      // silent 0.87× and 0.78×, bench/results/api-overhead.md).
       stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
     logController: new OneLinePerRequest(),
